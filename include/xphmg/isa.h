@@ -20,15 +20,15 @@ extern "C" {
 
 typedef enum {
     ISA_OK = 0,
-    ISA_ERR_IO,          /* file cannot be read */
-    ISA_ERR_XML,         /* not well-formed XML */
-    ISA_ERR_SCHEMA,      /* missing/invalid element or attribute */
-    ISA_ERR_REF,         /* dangling reference (encoding, field, format, type, group) */
-    ISA_ERR_TRUNCATED,   /* buffer too short for any matching encoding */
-    ISA_ERR_UNKNOWN,     /* no encoding/instruction matches the bits or the text */
-    ISA_ERR_SYNTAX,      /* assembly text does not parse */
-    ISA_ERR_RANGE,       /* operand value does not fit its field */
-    ISA_ERR_ARG,         /* bad argument (NULL, unknown architecture, ...) */
+    ISA_ERR_IO,        /* file cannot be read */
+    ISA_ERR_XML,       /* not well-formed XML */
+    ISA_ERR_SCHEMA,    /* missing/invalid element or attribute */
+    ISA_ERR_REF,       /* dangling reference (encoding, field, format, type, group) */
+    ISA_ERR_TRUNCATED, /* buffer too short for any matching encoding */
+    ISA_ERR_UNKNOWN,   /* no encoding/instruction matches the bits or the text */
+    ISA_ERR_SYNTAX,    /* assembly text does not parse */
+    ISA_ERR_RANGE,     /* operand value does not fit its field */
+    ISA_ERR_ARG,       /* bad argument (NULL, unknown architecture, ...) */
     ISA_ERR_NOMEM,
 } isa_status;
 
@@ -38,9 +38,9 @@ const char *isa_status_str(isa_status s);
 
 typedef struct isa_spec isa_spec;
 
-#define ISA_MAX_RANGES 8
+#define ISA_MAX_RANGES   8
 #define ISA_MAX_OPERANDS 8
-#define ISA_MAX_FIELDS 16
+#define ISA_MAX_FIELDS   16
 
 typedef struct {
     uint8_t bit_count;
@@ -57,6 +57,12 @@ typedef struct {
     unsigned width;                   /* sum of bit counts and padding */
 } isa_field;
 
+/* EncodingCondition of an encoding: kept as text, never evaluated. */
+typedef struct {
+    const char *name;
+    const char *expression; /* text content of (Condtion|Condition)Expression, may be "" */
+} isa_condition;
+
 typedef struct {
     const char *name;
     const char *description;
@@ -68,10 +74,12 @@ typedef struct {
     unsigned field_count;
     const isa_field *fields;
     int op_field; /* index of the OP field, -1 if none */
+    unsigned condition_count;
+    const isa_condition *conditions;
 } isa_encoding;
 
 typedef struct {
-    const char *name;  /* assembly name */
+    const char *name; /* assembly name */
     const char *description;
     uint64_t value;
 } isa_predef;
@@ -96,14 +104,14 @@ typedef struct {
 } isa_data_format;
 
 typedef struct {
-    unsigned order;            /* assembly position, from 1 */
-    const isa_field *field;    /* NULL when not encoded */
+    unsigned order;         /* assembly position, from 1 */
+    const isa_field *field; /* NULL when not encoded */
     const isa_data_format *format;
     const isa_operand_type *type;
-    unsigned size;             /* OperandSize, bits */
+    unsigned size; /* OperandSize, bits */
     bool input, output, implicit, binary_required;
     bool has_default;
-    uint64_t default_value;    /* Operand/@DefaultValue */
+    uint64_t default_value; /* Operand/@DefaultValue */
 } isa_operand;
 
 typedef struct {
@@ -154,12 +162,20 @@ typedef struct {
     const isa_reg_field *fields;
 } isa_register;
 
-/* Load a spec file. On failure returns NULL and writes "FILE:LINE: message" to err. */
+/* Load a spec file. On failure returns NULL and writes "FILE:LINE: message" to err.
+ * A loaded spec is read-only: decoding, formatting and assembling may run from several
+ * threads at once. Loading itself installs a silent libxml2 generic error handler. */
 isa_spec *isa_load(const char *path, char *err, size_t errlen);
 /* Load from memory (fuzzing, embedded specs); name is used in messages. */
-isa_spec *isa_load_memory(const char *xml, size_t len, const char *name, char *err,
-                          size_t errlen);
+isa_spec *isa_load_memory(const char *xml, size_t len, const char *name, char *err, size_t errlen);
+/* Same as isa_load / isa_load_memory, but also say which kind of error it was
+ * (ISA_ERR_IO, _XML, _SCHEMA, _REF, _NOMEM); *out is NULL on failure. */
+isa_status isa_open(const char *path, isa_spec **out, char *err, size_t errlen);
+isa_status isa_open_memory(const char *xml, size_t len, const char *name, isa_spec **out, char *err,
+                           size_t errlen);
 void isa_free(isa_spec *spec);
+/* Name of the file (or memory name) the spec was loaded from. */
+const char *isa_spec_file(const isa_spec *spec);
 
 const char *isa_arch_name(const isa_spec *spec);
 unsigned isa_arch_id(const isa_spec *spec);
@@ -179,6 +195,12 @@ unsigned isa_register_count(const isa_spec *spec);
 const isa_register *isa_register_at(const isa_spec *spec, unsigned i);
 const isa_register *isa_find_register(const isa_spec *spec, const char *name);
 const isa_register *isa_find_register_addr(const isa_spec *spec, uint32_t address);
+/* Functional groups catalogue. */
+unsigned isa_group_count(const isa_spec *spec);
+const char *isa_group_name(const isa_spec *spec, unsigned i);
+const char *isa_group_description(const isa_spec *spec, unsigned i);
+/* Predefined value of an operand type by value (first in document order) or NULL. */
+const isa_predef *isa_predef_by_value(const isa_operand_type *t, uint64_t value);
 
 /* Value of a field in an instruction word (concatenation and padding, X-05),
  * not sign-extended. */
@@ -191,45 +213,61 @@ isa_status isa_field_insert(const isa_field *f, uint64_t value, uint64_t *word);
 
 typedef struct {
     const isa_operand *operand;
-    uint64_t raw;      /* field value as encoded (or the implicit value) */
-    int64_t value;     /* after sign extension */
-    const char *name;  /* predefined name, or NULL */
+    uint64_t raw;     /* field value as encoded (or the implicit value) */
+    int64_t value;    /* raw, sign-extended for immediates of a signed format (X-12);
+                         operands with predefined values (registers) are never extended */
+    const char *name; /* predefined name, or NULL */
 } isa_operand_value;
 
 typedef struct {
     const isa_instruction *insn;
     const isa_insn_encoding *ienc;
-    uint64_t word;     /* the instruction bits */
-    unsigned length;   /* bytes */
-    uint64_t address;  /* as given by the caller */
+    uint64_t word;    /* the instruction bits */
+    unsigned length;  /* bytes */
+    uint64_t address; /* as given by the caller */
     unsigned operand_count;
     isa_operand_value operands[ISA_MAX_OPERANDS];
-    bool has_target;   /* direct branch/jump with a pcrel operand */
+    bool has_target; /* direct branch/jump with a pcrel operand */
     uint64_t target;
 } isa_decoded;
 
-/* Decode the first instruction in buf (little-endian parcels). */
+/* Decode the first instruction in buf (little-endian parcels, X-04). Encodings are tried
+ * in Order (X-06, X-08). ISA_ERR_TRUNCATED: an encoding would match but needs more bytes
+ * than len; ISA_ERR_UNKNOWN: nothing matches. Never allocates. */
 isa_status isa_decode(const isa_spec *spec, const uint8_t *buf, size_t len, uint64_t address,
                       isa_decoded *out);
-/* Decode a machine word of the given size (bits, or 0 to let the encodings decide). */
-isa_status isa_decode_word(const isa_spec *spec, uint64_t word, unsigned bits,
-                           uint64_t address, isa_decoded *out);
+/* Decode a machine word of which the low `bits` bits are valid (0: all 64); an encoding
+ * of BitCount n needs n <= bits. Same results as isa_decode. */
+isa_status isa_decode_word(const isa_spec *spec, uint64_t word, unsigned bits, uint64_t address,
+                           isa_decoded *out);
 
-/* Assembly text of a decoded instruction: "mnemonic ops". Returns chars written
- * (like snprintf). With sym (may be NULL), pcrel targets get " <label>" appended by
- * the caller-supplied resolver. */
+/* Assembly text of a decoded instruction: the mnemonic, one blank, the operands per
+ * AsmFormat (X-13, X-14). Numbers as objdump prints them; a pcrel operand is the target
+ * address in hex without "0x" (a caller such as xphmg-objdump appends " <symbol>").
+ * Returns the length of the full text (like snprintf); buf may be NULL when len is 0.
+ * (isa_symbolizer is reserved for a future isa_format variant; unused.) */
 typedef const char *(*isa_symbolizer)(void *ctx, uint64_t address, uint64_t *offset);
 int isa_format(const isa_spec *spec, const isa_decoded *d, char *buf, size_t len);
 
 /* Parse one line of assembly into a decoded instruction (including its bits);
- * address is used for pcrel operands given as absolute addresses. */
-isa_status isa_assemble(const isa_spec *spec, const char *text, uint64_t address,
-                        isa_decoded *out, char *err, size_t errlen);
+ * address is used for pcrel operands given as absolute addresses. Accepts what
+ * isa_format prints (plus an objdump " <symbol>" suffix and a "# comment"), registers by
+ * any predefined name or by number, numbers in decimal / 0x hex / 0b binary with a sign,
+ * pcrel as .+N / .-N. ISA_ERR_UNKNOWN (mnemonic), _SYNTAX, _RANGE (value does not fit,
+ * hits a constraint, or the bits would decode as another instruction); err says why. */
+isa_status isa_assemble(const isa_spec *spec, const char *text, uint64_t address, isa_decoded *out,
+                        char *err, size_t errlen);
 
-/* Encode an instruction from explicit operand raw values in assembly order. */
+/* Encode an instruction from explicit operand raw values: raw_values[i] is the field
+ * value (as isa_operand_value.raw) of ienc->operands[i] (assembly order). Values of
+ * not-encoded operands are ignored; operands past nvalues take their DefaultValue or 0.
+ * ienc NULL: the instruction's first encoding. ISA_ERR_RANGE when a value does not fit
+ * its field, two operands on one field differ, a value overlaps the encoding's fixed
+ * bits or hits a constraint (X-08). Does not check that the word decodes back to insn
+ * (isa_assemble does). */
 isa_status isa_encode(const isa_spec *spec, const isa_instruction *insn,
-                      const isa_insn_encoding *ienc, const uint64_t *raw_values,
-                      unsigned nvalues, uint64_t *word);
+                      const isa_insn_encoding *ienc, const uint64_t *raw_values, unsigned nvalues,
+                      uint64_t *word);
 
 /* ---- Several specs at once (the multi-architecture manager). ------------ */
 

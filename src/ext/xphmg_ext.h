@@ -1,0 +1,25 @@
+/* xphmg_ext.h — attaches the XPHMG units (CAP with `xcvt`, PMASK; later XMEM and RT) to
+ * a hart, configured by one implementation profile. Tools call this once after
+ * hart_new(); the units live as long as the returned handle. */
+#ifndef XPHMG_EXT_H
+#define XPHMG_EXT_H
+
+#include <stddef.h>
+
+#include "cap/cap_profile.h"
+#include "cap/cap_unit.h"
+#include "hart.h"
+#include "pmask/pmask_unit.h"
+
+typedef struct {
+    cap_unit cap;
+    pmask_unit pmask;
+} xphmg_ext;
+
+/* prof: NULL = the default profile (not owned; must outlive the handle). NULL with a
+ * message in err when a unit cannot be registered; the hart may then hold a unit that
+ * is gone and must be freed without running. */
+xphmg_ext *xphmg_ext_attach(hart *h, const cap_profile *prof, char *err, size_t errlen);
+void xphmg_ext_free(xphmg_ext *e);
+
+#endif

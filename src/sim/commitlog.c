@@ -1,0 +1,69 @@
+/* commitlog.c — one line per retired instruction in Spike's --log-commits format, so
+ * traces can be diffed against Spike's:
+ *   core   0: 3 0x0000000080000000 (0x00000297) x5  0x0000000080000000
+ *   core   0: 3 0x0000000080000010 (0x00b52023) mem 0x0000000080001000 0x00000005
+ * privilege, pc, instruction bits (4 hex digits for a compressed one), then the
+ * architectural writes ordered as Spike orders them (x registers by number, f registers
+ * after the x register of the same number, CSRs by address, all by key reg*16+type), then
+ * the memory reads (" mem ADDR") and writes (" mem ADDR VALUE", VALUE as wide as the
+ * access). Writes to x0 are not shown, as in Spike. Traps retire nothing and print
+ * nothing. */
+#include <inttypes.h>
+
+#include "hart_int.h"
+
+void hart_trace_mem(hart *h, uint64_t a, unsigned n, uint64_t v, bool store)
+{
+    if (h->trace_nmem >= 4) return;
+    h->trace_mem[h->trace_nmem].addr = a;
+    h->trace_mem[h->trace_nmem].val = n < 8 ? v & ((UINT64_C(1) << (8 * n)) - 1) : v;
+    h->trace_mem[h->trace_nmem].size = (uint8_t)n;
+    h->trace_mem[h->trace_nmem].store = store;
+    h->trace_nmem++;
+}
+
+typedef struct {
+    uint32_t key;
+    uint64_t val;
+} wentry;
+
+void hart_commit_log(hart *h, const hart_insn *d, uint64_t pc, unsigned priv)
+{
+    FILE *f = h->log;
+    fprintf(f, "core %3d: %u 0x%016" PRIx64 " ", 0, priv, pc);
+    if (d->len == 2)
+        fprintf(f, "(0x%04" PRIx32 ")", d->bits & 0xffff);
+    else
+        fprintf(f, "(0x%08" PRIx32 ")", d->bits);
+
+    wentry w[8];
+    unsigned n = 0;
+    if (d->wr == HART_WR_X && d->rd != 0)
+        w[n++] = (wentry){(uint32_t)d->rd << 4, h->x[d->rd]};
+    else if (d->wr == HART_WR_F)
+        w[n++] = (wentry){(uint32_t)d->rd << 4 | 1, h->f[d->rd]};
+    for (unsigned i = 0; i < h->trace_ncsr; i++)
+        w[n++] = (wentry){(uint32_t)h->trace_csr[i].addr << 4 | 4, h->trace_csr[i].val};
+    for (unsigned i = 1; i < n; i++) /* insertion sort: at most five entries */
+        for (unsigned j = i; j > 0 && w[j - 1].key > w[j].key; j--) {
+            wentry t = w[j];
+            w[j] = w[j - 1];
+            w[j - 1] = t;
+        }
+    for (unsigned i = 0; i < n; i++) {
+        unsigned type = w[i].key & 15, num = w[i].key >> 4;
+        if (type == 4) {
+            const char *name = hart_csr_name(num);
+            fprintf(f, " c%u_%s 0x%016" PRIx64, num, name ? name : "unknown", w[i].val);
+        } else {
+            fprintf(f, " %c%-2u 0x%016" PRIx64, type ? 'f' : 'x', num, w[i].val);
+        }
+    }
+    for (int pass = 0; pass < 2; pass++)
+        for (unsigned i = 0; i < h->trace_nmem; i++) {
+            if (h->trace_mem[i].store != (pass == 1)) continue;
+            fprintf(f, " mem 0x%016" PRIx64, h->trace_mem[i].addr);
+            if (pass) fprintf(f, " 0x%0*" PRIx64, h->trace_mem[i].size * 2, h->trace_mem[i].val);
+        }
+    fputc('\n', f);
+}

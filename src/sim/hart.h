@@ -1,0 +1,250 @@
+/* hart.h — one RV64GC hart (M and U modes) over a sim_mem, with a CLINT, an optional
+ * commit log, and the registration interface through which XPHMG units attach.
+ *
+ * Execution model: instructions are decoded once per address (generated decoder, xdec.h)
+ * into a direct-mapped cache of hart_insn entries; each XOP has a handler (its
+ * semantics, h->xop_fn) and common instructions also an inline case in the run loop
+ * (threaded dispatch). Interrupts, the CLINT timer and the platform
+ * poll (HTIF) are looked at between batches of at most HART_BATCH instructions, and a
+ * batch ends early whenever an instruction changes something they depend on, so timing
+ * is a pure function of the instruction count: same program, same options, same trace.
+ *
+ * ---- Attaching a unit (Spike-extension-like) -----------------------------------------
+ * A unit (CAP, XMEM, RT, PMASK) describes itself in a static hart_unit and calls
+ * hart_register_unit() once after hart_new():
+ *   - insns[]: XOP ids (enum xop from the generated xdec_ops.h) it executes. Those ops
+ *     stop being illegal; the handler gets the decoded fields (rd, rs1, imm, ...) and its
+ *     ctx. Handlers use hart_x()/hart_set_x(), hart_load()/hart_store() (which raise the
+ *     architectural fault and return false), hart_raise() / hart_illegal().
+ *   - csrs[]: inclusive address ranges it owns. Addresses are uint32_t so units whose
+ *     spec names CSRs beyond 12 bits can still be reached by a host-side debugger; the
+ *     Zicsr instructions only produce 0x000-0xFFF. For a 12-bit address the hart first
+ *     applies the architectural checks (privilege in csr[9:8], read-only when
+ *     csr[11:10] == 3) and only then calls read/write; a callback that returns false
+ *     makes the instruction an illegal-instruction trap.
+ *   - reset(): called by hart_reset() after the base state is reset.
+ * Registration fails (returns -1) when an op or CSR is already owned (by the base ISA
+ * or another unit), so two units can never silently shadow each other.
+ */
+#ifndef XPHMG_SIM_HART_H
+#define XPHMG_SIM_HART_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "mem.h"
+#include "xdec.h"
+
+#ifndef HART_BATCH
+#define HART_BATCH 4096 /* longest run between interrupt/poll checks */
+#endif
+
+/* Addresses of the CLINT (SiFive/Spike layout). */
+#define CLINT_BASE     UINT64_C(0x02000000)
+#define CLINT_SIZE     UINT64_C(0x000c0000)
+#define CLINT_MSIP     UINT64_C(0x0000)
+#define CLINT_MTIMECMP UINT64_C(0x4000)
+#define CLINT_MTIME    UINT64_C(0xbff8)
+/* mtime advances by one every HART_TICK_INSNS retired instructions (like Spike's
+ * default), so simulated time is deterministic. */
+#define HART_TICK_INSNS 100
+
+/* Exception causes (mcause, interrupt bit clear). */
+enum {
+    CAUSE_MISALIGNED_FETCH = 0,
+    CAUSE_FETCH_ACCESS = 1,
+    CAUSE_ILLEGAL_INSN = 2,
+    CAUSE_BREAKPOINT = 3,
+    CAUSE_MISALIGNED_LOAD = 4,
+    CAUSE_LOAD_ACCESS = 5,
+    CAUSE_MISALIGNED_STORE = 6, /* also AMO */
+    CAUSE_STORE_ACCESS = 7,     /* also AMO */
+    CAUSE_ECALL_U = 8,
+    CAUSE_ECALL_M = 11,
+};
+/* Interrupt numbers (mcause = (1 << 63) | n; bit n of mip/mie). */
+enum { IRQ_MSI = 3, IRQ_MTI = 7, IRQ_MEI = 11 };
+
+#define PRV_U 0
+#define PRV_M 3
+
+typedef struct hart hart;
+typedef struct hart_insn hart_insn;
+/* A handler executes one instruction and returns the address of the next one (after a
+ * trap: the trap vector, which hart_raise leaves in h->npc). A store may invalidate the
+ * handler's own cache entry (self-modifying code), so handlers read what they need from
+ * `d` before storing. */
+typedef uint64_t (*hart_exec_fn)(hart *h, const hart_insn *d);
+
+/* A decoded instruction as cached per address: the generated decoder's fields plus the
+ * raw bits (mtval, commit log) and the run loop's case. 32 bytes, so an entry never
+ * straddles a cache line; the handler is h->xop_fn[op]. */
+struct hart_insn {
+    uint64_t pc; /* tag: the address this entry decodes; ~0 = empty */
+    int64_t imm;
+    uint32_t bits;
+    uint16_t op, csr;
+    uint8_t len, rd, rs1, rs2, rs3, rm;
+    uint8_t wr; /* what it writes, for the commit log: HART_WR_* */
+    uint8_t k;  /* the run loop's inline case for common instructions; 0 = call the handler */
+};
+enum { HART_WR_NONE = 0, HART_WR_X = 1, HART_WR_F = 2 };
+
+/* ---- Units ---- */
+/* A unit handler runs with h->npc preset to the fall-through address; it may change
+ * h->npc (a jump) or raise a trap. h->pc is the instruction's address. */
+typedef void (*hart_unit_exec_fn)(hart *h, void *ctx, const hart_insn *d);
+typedef struct {
+    uint16_t xop;
+    hart_unit_exec_fn fn;
+    uint8_t wr; /* HART_WR_* for the commit log */
+} hart_unit_insn;
+typedef struct {
+    uint32_t lo, hi; /* inclusive */
+    bool (*read)(hart *h, void *ctx, uint32_t addr, uint64_t *val);
+    bool (*write)(hart *h, void *ctx, uint32_t addr, uint64_t val);
+} hart_unit_csrs;
+typedef struct {
+    const char *name;
+    void (*reset)(hart *h, void *ctx);
+    unsigned insn_count;
+    const hart_unit_insn *insns;
+    unsigned csr_count;
+    const hart_unit_csrs *csrs;
+} hart_unit;
+
+#define HART_MAX_UNITS 8
+
+/* Platform poll: called between batches (at least every HART_BATCH instructions) and
+ * right after any store that touches [watch_lo, watch_hi) (HTIF tohost). */
+typedef void (*hart_poll_fn)(hart *h, void *ctx);
+
+/* The hart's state is public so handlers (base and units) stay inline-cheap; code
+ * outside src/sim should prefer the accessor functions. */
+struct hart {
+    uint64_t x[32];
+    uint64_t f[32]; /* NaN-boxed: a binary32 value occupies the low half, upper all ones */
+    uint64_t pc, npc;
+    unsigned priv;
+
+    /* RAM fast path */
+    sim_mem *mem;
+    uint8_t *ram;
+    uint64_t ram_base, ram_size;
+    uint8_t *page_flags; /* per 4 KiB RAM page: PAGE_CODE | PAGE_WATCH (hart_int.h) */
+
+    /* decoded-instruction cache */
+    hart_insn *icache;
+    uint64_t icache_mask;
+
+    /* CSRs */
+    uint64_t mstatus, misa, mtvec, mepc, mcause, mtval, mscratch;
+    uint64_t medeleg, mideleg, mie, mip; /* mip holds the software-writable bits only */
+    uint64_t mcounteren, mcountinhibit, satp, mhartid;
+    uint64_t pmpcfg[16], pmpaddr[64];
+    uint32_t fflags, frm;
+    uint64_t instret;    /* instructions retired since reset */
+    uint64_t traps;      /* traps taken since reset (exceptions and interrupts) */
+    int64_t cycle_adj;   /* mcycle = instret + cycle_adj */
+    int64_t instret_adj; /* minstret = instret + instret_adj */
+
+    /* CLINT */
+    uint64_t mtimecmp, msip;
+    int64_t mtime_adj; /* mtime = instret / HART_TICK_INSNS + mtime_adj */
+
+    /* run control */
+    bool stop;    /* set by anything the run loop must see before the next insn */
+    bool trapped; /* the current instruction trapped (not retired) */
+    bool halted;
+    int exit_code;
+    bool wfi_pending;
+
+    /* LR/SC reservation */
+    uint64_t resv_addr;
+    bool resv_valid;
+
+    /* platform poll */
+    hart_poll_fn poll;
+    void *poll_ctx;
+    uint64_t watch_lo, watch_hi;
+
+    /* commit log */
+    FILE *log;
+    bool tracing;
+    unsigned trace_nmem;
+    struct {
+        uint64_t addr, val;
+        uint8_t size;
+        bool store;
+    } trace_mem[4];
+    unsigned trace_ncsr;
+    struct {
+        uint16_t addr;
+        uint64_t val;
+    } trace_csr[4];
+
+    /* units */
+    unsigned unit_count;
+    const hart_unit *units[HART_MAX_UNITS];
+    void *unit_ctx[HART_MAX_UNITS];
+    struct {
+        hart_unit_exec_fn fn;
+        void *ctx;
+    } * xop_unit; /* [XOP__COUNT] */
+    hart_exec_fn *xop_fn;
+    uint8_t *xop_wr;
+    uint8_t *xop_kind;
+};
+
+/* Creates a hart over mem (not owned), reset to M mode with pc = reset_pc. NULL if the
+ * host cannot allocate. */
+hart *hart_new(sim_mem *mem, uint64_t reset_pc);
+void hart_free(hart *h);
+void hart_reset(hart *h, uint64_t reset_pc);
+int hart_register_unit(hart *h, const hart_unit *u, void *ctx);
+
+void hart_set_poll(hart *h, hart_poll_fn fn, void *ctx, uint64_t watch_lo, uint64_t watch_hi);
+/* Commit log in Spike's --log-commits format to f (NULL turns it off). */
+void hart_set_log(hart *h, FILE *f);
+
+/* Stop the run loop with an exit code (HTIF exit, a host error). */
+void hart_halt(hart *h, int code);
+
+typedef enum { HART_RUN_HALTED, HART_RUN_LIMIT } hart_run_result;
+/* Runs until halted or until `max_insns` instructions have retired in this call
+ * (0 = no limit). */
+hart_run_result hart_run(hart *h, uint64_t max_insns);
+
+/* Traps (used by handlers and units). hart_raise sets up the trap and marks the current
+ * instruction as not retired; the handler must return right after. */
+void hart_raise(hart *h, uint64_t cause, uint64_t tval);
+/* Raises illegal instruction (mtval = the instruction bits); returns the trap vector, so
+ * a base handler can `return hart_illegal(h, d);`. */
+uint64_t hart_illegal(hart *h, const hart_insn *d);
+
+/* Guest memory as the hart sees it (RAM and CLINT), for units and handlers. Accesses
+ * are little-endian, any alignment (Zicclsm), size 1, 2, 4 or 8. On a fault they raise
+ * the load/store access fault and return false. */
+bool hart_load(hart *h, uint64_t addr, unsigned size, uint64_t *val);
+bool hart_store(hart *h, uint64_t addr, unsigned size, uint64_t val);
+
+/* CSR access as a Zicsr instruction would do it (privilege checks included); false
+ * when the access is illegal. */
+bool hart_csr_read(hart *h, uint32_t addr, uint64_t *val);
+bool hart_csr_write(hart *h, uint32_t addr, uint64_t val);
+const char *hart_csr_name(uint32_t addr); /* NULL when unknown */
+
+/* mtime as software sees it. */
+uint64_t hart_mtime(const hart *h);
+
+static inline uint64_t hart_x(const hart *h, unsigned r)
+{
+    return h->x[r];
+}
+static inline void hart_set_x(hart *h, unsigned r, uint64_t v)
+{
+    if (r) h->x[r] = v;
+}
+
+#endif

@@ -1,0 +1,218 @@
+/* hart_int.h — internals shared by the hart's own modules (hart.c, csr.c, clint.c,
+ * exec_*.c, commitlog.c): the inline RAM fast paths and the name -> handler binding
+ * tables. Not for units: they use hart.h. */
+#ifndef XPHMG_SIM_HART_INT_H
+#define XPHMG_SIM_HART_INT_H
+
+#include <string.h>
+
+#include "hart.h"
+
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the RAM fast path copies guest words as host words: a little-endian host is needed"
+#endif
+
+#define LIKELY(x)   __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* mstatus fields (RV64, M and U modes only). */
+#define MSTATUS_MIE  (UINT64_C(1) << 3)
+#define MSTATUS_MPIE (UINT64_C(1) << 7)
+#define MSTATUS_MPP  (UINT64_C(3) << 11)
+#define MSTATUS_FS   (UINT64_C(3) << 13)
+#define MSTATUS_MPRV (UINT64_C(1) << 17)
+#define MSTATUS_TW   (UINT64_C(1) << 21)
+#define MSTATUS_UXL  (UINT64_C(3) << 32)
+#define MSTATUS_SD   (UINT64_C(1) << 63)
+#define FS_OFF       0
+#define FS_DIRTY     MSTATUS_FS
+
+/* One semantic binding: an instruction name as the XML spells it -> its handler.
+ * This is semantics by name (like Spike's insn list), not an encoding table: the
+ * encodings come only from the generated decoder. */
+typedef struct {
+    const char *name;
+    hart_exec_fn fn;
+    uint8_t wr; /* HART_WR_* */
+} hart_bind;
+
+extern const hart_bind hart_bind_base[]; /* RV64IMAC, Zicsr, Zifencei, privileged */
+extern const unsigned hart_bind_base_count;
+extern const hart_bind hart_bind_fp[]; /* F, D */
+extern const unsigned hart_bind_fp_count;
+
+/* Inline cases of the fast run loop (hart.c): the commonest instructions are executed
+ * in the loop itself (threaded dispatch, no call), their handlers in exec_base.c stay
+ * the reference semantics (used by the traced loop and whenever the inline fast path
+ * does not apply: device or faulting addresses, flagged pages). */
+enum {
+    K_CALL = 0,
+    K_ADDI,
+    K_ADDIW,
+    K_ANDI,
+    K_ORI,
+    K_XORI,
+    K_SLLI,
+    K_SRLI,
+    K_SRAI,
+    K_SLTI,
+    K_SLTIU,
+    K_LUI,
+    K_AUIPC,
+    K_ADD,
+    K_SUB,
+    K_AND,
+    K_OR,
+    K_XOR,
+    K_SLL,
+    K_SRL,
+    K_SRA,
+    K_SLT,
+    K_SLTU,
+    K_ADDW,
+    K_SUBW,
+    K_MUL,
+    K_JAL,
+    K_JALR,
+    K_BEQ,
+    K_BNE,
+    K_BLT,
+    K_BGE,
+    K_BLTU,
+    K_BGEU,
+    K_LB,
+    K_LBU,
+    K_LH,
+    K_LHU,
+    K_LW,
+    K_LWU,
+    K_LD,
+    K_SB,
+    K_SH,
+    K_SW,
+    K_SD,
+    K_FLW,
+    K_FLD,
+    K_FSW,
+    K_FSD,
+    K__COUNT
+};
+/* The inline case for a base handler (exec_base.c) or an FP load/store (exec_fp.c),
+ * K_CALL for any other. */
+uint8_t hart_kind_of(hart_exec_fn fn);
+uint8_t hart_kind_of_fp(hart_exec_fn fn);
+
+/* Per-4-KiB-page flags over RAM (h->page_flags): stores into a flagged page take the
+ * notify path. */
+#define PAGE_CODE  1 /* some cache entry was decoded from this page */
+#define PAGE_WATCH 2 /* holds part of the poll's watch window (HTIF tohost) */
+
+/* Slow paths (hart.c / clint.c). The load slow path returns by value so that the fast
+ * path's result stays in a register. */
+typedef struct {
+    uint64_t v;
+    bool ok;
+} hart_ldres;
+hart_ldres hart_load_slow(hart *h, uint64_t a, unsigned n);
+bool hart_store_slow(hart *h, uint64_t a, unsigned n, uint64_t v);
+void hart_store_notify(hart *h, uint64_t a, unsigned n);
+void hart_code_written(hart *h, uint64_t a, uint64_t n);
+void hart_trace_mem(hart *h, uint64_t a, unsigned n, uint64_t v, bool store);
+/* Commit log: record the value of CSR a after this instruction (csr.c). */
+void hart_trace_csr(hart *h, uint32_t a);
+bool clint_load(hart *h, uint64_t off, unsigned n, uint64_t *v);
+bool clint_store(hart *h, uint64_t off, unsigned n, uint64_t v);
+uint64_t hart_mip(const hart *h);
+uint64_t hart_exec_illegal(hart *h, const hart_insn *d);
+uint64_t hart_exec_unit(hart *h, const hart_insn *d);
+
+/* The fall-through address of the instruction being executed. */
+#define NEXT (d->pc + d->len)
+
+/* Zero-extended little-endian load of n bytes (1, 2, 4, 8), any alignment. */
+static inline bool ld(hart *h, uint64_t a, unsigned n, uint64_t *v)
+{
+    uint64_t off = a - h->ram_base;
+    if (LIKELY(off <= h->ram_size - n)) {
+        const uint8_t *p = h->ram + off;
+        switch (n) {
+        case 1:
+            *v = *p;
+            break;
+        case 2: {
+            uint16_t t;
+            memcpy(&t, p, 2);
+            *v = t;
+            break;
+        }
+        case 4: {
+            uint32_t t;
+            memcpy(&t, p, 4);
+            *v = t;
+            break;
+        }
+        default:
+            memcpy(v, p, 8);
+            break;
+        }
+        if (UNLIKELY(h->tracing)) hart_trace_mem(h, a, n, *v, false);
+        return true;
+    }
+    hart_ldres r = hart_load_slow(h, a, n);
+    *v = r.v;
+    return r.ok;
+}
+
+static inline bool st(hart *h, uint64_t a, unsigned n, uint64_t v)
+{
+    uint64_t off = a - h->ram_base;
+    if (LIKELY(off <= h->ram_size - n)) {
+        uint8_t *p = h->ram + off;
+        switch (n) {
+        case 1:
+            *p = (uint8_t)v;
+            break;
+        case 2: {
+            uint16_t t = (uint16_t)v;
+            memcpy(p, &t, 2);
+            break;
+        }
+        case 4: {
+            uint32_t t = (uint32_t)v;
+            memcpy(p, &t, 4);
+            break;
+        }
+        default:
+            memcpy(p, &v, 8);
+            break;
+        }
+        if (UNLIKELY(h->tracing)) hart_trace_mem(h, a, n, v, true);
+        if (UNLIKELY(h->page_flags[off >> 12] | h->page_flags[(off + n - 1) >> 12]))
+            hart_store_notify(h, a, n);
+        return true;
+    }
+    return hart_store_slow(h, a, n, v);
+}
+
+static inline void wx(hart *h, unsigned r, uint64_t v)
+{
+    h->x[r] = v;
+    h->x[0] = 0; /* cheaper than a branch: x0 is re-zeroed after every write */
+}
+
+/* mstatus.FS = Dirty after any change of FP state; the commit log lists the mstatus
+ * write when FS actually changes, as Spike does. */
+static inline void fs_dirty(hart *h)
+{
+    if (UNLIKELY((h->mstatus & MSTATUS_FS) != FS_DIRTY)) {
+        h->mstatus |= FS_DIRTY;
+        if (h->tracing) hart_trace_csr(h, 0x300);
+    }
+}
+
+static inline int64_t sext32(uint64_t v)
+{
+    return (int64_t)(int32_t)(uint32_t)v;
+}
+
+#endif

@@ -1,0 +1,67 @@
+/* Machine-mode traps: cause, mepc and mtval for illegal instructions (mtval = the
+ * instruction bits, 16-bit ones zero-extended), ecall, ebreak, load/store access faults
+ * on wild addresses (below RAM, past its end, straddling its end), fetch access faults,
+ * and mstatus.MPIE/MIE/MPP bookkeeping across trap entry and mret.
+ * Handler: records mcause -> s2, mtval -> s3, mepc -> s4, mstatus -> s5, resumes at
+ * the address in mscratch (in M mode). Values hand-derived from the privileged spec. */
+#include "xphmg_test.h"
+
+/* Runs `code`, which must trap; resumes at the label after it. */
+#define EXPECT_TRAP(n, cause, code...) \
+    TEST_CASE(n, s2, cause, la t0, 1f; csrw mscratch, t0; li s2, -1; 2: code; 1:)
+
+RVTEST_CODE_BEGIN
+    la t0, handler
+    csrw mtvec, t0
+    /* 2-4: illegal instructions */
+    EXPECT_TRAP(2, 2, .word 0xc0001073)           /* unimp = csrrw x0, cycle, x0 */
+    TEST_CASE(3, s3, 0xc0001073, la t0, 2b; bne t0, s4, fail; mv s3, s3)
+    EXPECT_TRAP(4, 2, .half 0x0000)               /* c.unimp */
+    TEST_CASE(5, s3, 0, mv s3, s3)
+    EXPECT_TRAP(6, 2, .word 0xffffffff)           /* no such encoding */
+    TEST_CASE(7, s3, 0xffffffff, mv s3, s3)
+    EXPECT_TRAP(8, 2, csrr a0, 0x7a0)             /* unimplemented CSR (tselect, errata P-94) */
+    TEST_CASE(9, s3, 0x7a002573, mv s3, s3)       /* csrrs a0, 0x7a0, x0 */
+    EXPECT_TRAP(10, 2, csrw mvendorid, a0)        /* write to a read-only CSR */
+    EXPECT_TRAP(11, 2, .word 0x12000073)          /* sfence.vma: no S-mode */
+    EXPECT_TRAP(12, 2, .word 0x10200073)          /* sret: no S-mode */
+    /* 13-15: environment calls and breakpoints */
+    EXPECT_TRAP(13, 11, ecall)
+    TEST_CASE(14, s3, 0, la t0, 2b; bne t0, s4, fail; mv s3, s3)
+    EXPECT_TRAP(15, 3, ebreak)
+    EXPECT_TRAP(16, 3, c.ebreak)
+    /* 17-22: wild data addresses: access faults with the address in mtval */
+    EXPECT_TRAP(17, 5, li a1, 0x10; ld a0, 0(a1))
+    TEST_CASE(18, s3, 0x10, mv s3, s3)
+    EXPECT_TRAP(19, 7, li a1, 0x20; sw a0, 0(a1))
+    TEST_CASE(20, s3, 0x20, mv s3, s3)
+    EXPECT_TRAP(21, 5, li a1, 0x90000000 - 4; ld a0, 0(a1))   /* straddles the end of 256M */
+    EXPECT_TRAP(22, 7, li a1, 0xffffffffffffffff; sb a0, 0(a1))
+    EXPECT_TRAP(23, 5, li a1, 0x02000100; lw a0, 0(a1))     /* CLINT hole */
+    /* the faulting load did not write its destination */
+    TEST_CASE(24, a0, 77, li a0, 77; la t0, 1f; csrw mscratch, t0; li a1, 0x10; ld a0, 0(a1); 1:)
+    /* 25-26: instruction fetch from outside RAM: mepc = mtval = the target */
+    EXPECT_TRAP(25, 1, li a1, 0x1000; jr a1)
+    TEST_CASE(26, s3, 0x1000, li t0, 0x1000; bne s4, t0, fail; mv s3, s3)
+    /* 27: trap entry: MPP = M (3), MPIE = old MIE (0 here), MIE = 0 */
+    TEST_CASE(27, a0, 0x1800, la t0, 1f; csrw mscratch, t0; ecall; 1: li t1, 0x1888; and a0, s5, t1)
+    /* 28: with MIE = 1 before the trap: MPIE = 1, MIE = 0 */
+    TEST_CASE(28, a0, 0x1880, csrsi mstatus, 8; la t0, 1f; csrw mscratch, t0; ecall; 1: li t1, 0x1888; and a0, s5, t1)
+    /* 29: mret restored MIE from MPIE (the handler's mret), MPIE = 1, MPP = U */
+    TEST_CASE(29, a0, 0x88, csrr t0, mstatus; li t1, 0x1888; and a0, t0, t1; csrci mstatus, 8)
+    TEST_PASSFAIL
+
+    .align 2
+handler:
+    csrr s2, mcause
+    csrr s3, mtval
+    csrr s4, mepc
+    csrr s5, mstatus
+    li t0, 0x1800
+    csrs mstatus, t0            /* MPP = M: resume in machine mode */
+    csrr t0, mscratch
+    csrw mepc, t0
+    mret
+RVTEST_CODE_END
+RVTEST_DATA_BEGIN
+RVTEST_DATA_END

@@ -1,0 +1,53 @@
+/* User mode: entering U with mret (MPP = 0), ecall from U (cause 8), M-only CSRs and
+ * mret/wfi(TW=1) from U are illegal, counters readable from U only where mcounteren
+ * allows, and traps from U record MPP = 0. Handler as in priv_trap.S: records
+ * mcause -> s2, mtval -> s3, mepc -> s4, mstatus -> s5, resumes in M at mscratch. */
+#include "xphmg_test.h"
+
+/* Runs `code` in U mode; it must trap back to M. */
+#define IN_USER(n, cause, code...) \
+    TEST_CASE(n, s2, cause, la t0, 1f; csrw mscratch, t0; li t0, 0x1800; csrc mstatus, t0; la t0, 2f; csrw mepc, t0; li s2, -1; mret; 2: code; 1:)
+
+RVTEST_CODE_BEGIN
+    la t0, handler
+    csrw mtvec, t0
+    IN_USER(2, 8, ecall)
+    TEST_CASE(3, a0, 0, li t0, 0x1800; and a0, s5, t0)          /* MPP = U */
+    IN_USER(4, 2, csrr a0, mstatus)
+    TEST_CASE(5, s3, 0x30002573, mv s3, s3)                     /* csrrs a0, mstatus, x0 */
+    IN_USER(6, 2, csrr a0, mscratch)
+    IN_USER(7, 2, mret)
+    IN_USER(8, 2, csrr a0, satp)                                 /* S-level CSR */
+    /* counters: mcounteren = 0 -> illegal in U; CY|TM|IR -> readable */
+    TEST_CASE(9, a0, 0, csrw mcounteren, x0; mv a0, x0)
+    IN_USER(10, 2, rdcycle a0)
+    IN_USER(11, 2, rdinstret a0)
+    IN_USER(12, 2, rdtime a0)
+    TEST_CASE(13, a0, 0, csrwi mcounteren, 7; mv a0, x0)
+    IN_USER(14, 8, rdcycle a0; rdinstret a1; rdtime a2; ecall)
+    /* fp CSRs are user-accessible */
+    IN_USER(15, 8, csrwi frm, 2; csrr a3, frm; ecall)
+    TEST_CASE(16, a3, 2, csrwi frm, 0)
+    /* WFI in U with mstatus.TW = 1 is illegal; with TW = 0 it completes */
+    TEST_CASE(17, a0, 0, li t0, 0x200000; csrs mstatus, t0; mv a0, x0)
+    IN_USER(18, 2, wfi)
+    TEST_CASE(19, a0, 0, li t0, 0x200000; csrc mstatus, t0; mv a0, x0)
+    IN_USER(20, 8, wfi; ecall)
+    /* a wild access from U faults like in M */
+    IN_USER(21, 5, li a1, 8; ld a0, 0(a1))
+    TEST_PASSFAIL
+
+    .align 2
+handler:
+    csrr s2, mcause
+    csrr s3, mtval
+    csrr s4, mepc
+    csrr s5, mstatus
+    li t0, 0x1800
+    csrs mstatus, t0
+    csrr t0, mscratch
+    csrw mepc, t0
+    mret
+RVTEST_CODE_END
+RVTEST_DATA_BEGIN
+RVTEST_DATA_END

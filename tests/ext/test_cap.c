@@ -1,0 +1,793 @@
+/* test_cap.c — host tests of the XPHMG_CAP CSR file (src/ext/cap/cap.h): every CSR
+ * rule of CAP 3-5 and the decisions of docs/errata.md "## CAP". Expected values are
+ * written out by hand from the spec tables and the errata layouts (never taken from the
+ * generated header or the code under test). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cap.h"
+#include "cap_profile.h"
+#include "cap_unit.h"
+
+/* CSR numbers (CAP 4 tables). */
+enum {
+    ID = 0x7C0,
+    VERS = 0x7C1,
+    FLAGS = 0x7C2,
+    PROF_CUR = 0x7C3,
+    PROF_SUP = 0x7C4,
+    FEAT0 = 0x7C5,
+    FEAT1 = 0x7C6,
+    PMASK_CAP = 0x7C7,
+    TIER_LDS = 0x7CA,
+    HINT_LDSBK = 0x7CF,
+    MODE = 0x7D0,
+    ALT = 0x7D1,
+    STAT = 0x7D2,
+    EXC_EN = 0x7D3,
+    EXC_ST = 0x7D4,
+    RSV0 = 0x7D5,
+    PREC_ALU = 0x7D8,
+    PREC_CAP = 0x7DC,
+    PREC_HYB = 0x7DF,
+    XMEM_CAP = 0x7E0,
+    XMEM_PARAMS = 0x7E1,
+    L1CFG = 0x7E2,
+    CLSMAP = 0x7E3,
+    L2CFG = 0x7E5,
+    DOM = 0x7E6,
+    COMP_CTL = 0x7EC,
+    DESCPOL = 0x7ED,
+    EVENTS = 0x7EE,
+    SVMSCL = 0x7F2,
+    SVMLEN = 0x7F3,
+    SVMMODE = 0x7F4,
+};
+/* Field positions (errata ). */
+#define APPLY        (UINT64_C(1) << 31)
+#define M_NAN(x)     ((uint64_t)(x) << 0)
+#define M_SAE        (UINT64_C(1) << 2)
+#define M_ZMODE      (UINT64_C(1) << 3)
+#define M_UNS        (UINT64_C(1) << 4)
+#define M_Q          (UINT64_C(1) << 5)
+#define M_ZP(x)      ((uint64_t)(x) << 6)
+#define M_ZPEN(x)    ((uint64_t)(x) << 14)
+#define M_SATMODE    (UINT64_C(1) << 16)
+#define M_PACK(x)    ((uint64_t)(x) << 17)
+#define M_EW(x)      ((uint64_t)(x) << 19)
+#define M_PET(x)     ((uint64_t)(x) << 21)
+#define M_ACCW(x)    ((uint64_t)(x) << 24)
+#define M_RM(x)      ((uint64_t)(x) << 27)
+#define M_SAEDEF     (UINT64_C(1) << 29)
+#define M_SAT        (UINT64_C(1) << 30)
+#define M_FTZ        (UINT64_C(1) << 32)
+#define M_SCALE(x)   ((uint64_t)((x)&0x7f) << 33)
+#define A_VER(x)     ((uint64_t)(x) << 0)
+#define A_PACK(x)    ((uint64_t)(x) << 3)
+#define A_ZPOFFS(x)  ((uint64_t)(x) << 6)
+#define A_ZP(x)      ((uint64_t)(x) << 14)
+#define A_SAT        (UINT64_C(1) << 22)
+#define A_MIXED      (UINT64_C(1) << 23)
+#define A_ACCW(x)    ((uint64_t)(x) << 24)
+#define A_FMT(x)     ((uint64_t)(x) << 26)
+#define A_EN         (UINT64_C(1) << 30)
+#define S_PET(s)     (((s) >> 28) & 15)
+#define S_EW(s)      (((s) >> 26) & 3)
+#define S_ACCW(s)    (((s) >> 24) & 3)
+#define S_ALTEN(s)   (((s) >> 23) & 1)
+#define S_SAT(s)     (((s) >> 22) & 1)
+#define S_RM(s)      (((s) >> 19) & 7)
+#define S_Q(s)       (((s) >> 18) & 1)
+#define S_PACK(s)    (((s) >> 16) & 3)
+#define S_UNSUP      (UINT64_C(1) << 15)
+#define S_DOWNCAST   (UINT64_C(1) << 14)
+#define S_SATHIT     (UINT64_C(1) << 13)
+#define S_FTZHIT     (UINT64_C(1) << 12)
+#define S_ZMODE(s)   (((s) >> 11) & 1)
+#define S_SAE(s)     (((s) >> 10) & 1)
+#define S_NAN(s)     (((s) >> 8) & 3)
+#define S_IE(s)      ((s)&0x1f)
+#define S_UNS(s)     (((s) >> 32) & 1)
+#define S_SATMODE(s) (((s) >> 33) & 1)
+#define S_FTZ(s)     (((s) >> 34) & 1)
+#define S_MIXED(s)   (((s) >> 35) & 1)
+#define S_ZPEN(s)    (((s) >> 36) & 3)
+#define S_ZP(s)      (((s) >> 38) & 0xff)
+#define S_SCALE(s)   (((s) >> 46) & 0x7f)
+/* EXC bits, fflags order (CAP 4.4.1 #4, errata Q-27). */
+#define NX        0x01u
+#define UF        0x02u
+#define OF        0x04u
+#define DZ        0x08u
+#define NV        0x10u
+#define QNAN_SEEN 0x20u
+#define SNAN_SEEN 0x40u
+
+static cap_state C;
+
+static uint64_t r(uint32_t a)
+{
+    uint64_t v = 0xdeadbeef;
+    assert_true(cap_csr_read(&C, a, &v));
+    return v;
+}
+static void w(uint32_t a, uint64_t v)
+{
+    assert_true(cap_csr_write(&C, a, v));
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    cap_reset(&C, NULL);
+    return 0;
+}
+
+/* REQ: CAP-047 CAP-048 CAP-122 CAP-159 CAP-160 CAP-161 CAP-162 CAP-163 CAP-051 CAP-049
+ * REQ: CAP-018 (CAP.TIER.LDS: exactly its fields, undefined bits zero) */
+static void test_reset_values(void **state)
+{
+    (void)state;
+    assert_int_equal(r(ID), 0x50484D47);
+    assert_int_equal(r(VERS), 0x00010100); /* 0.1.1: Major 31:24, Minor 23:16, Patch 15:8 */
+    assert_int_equal(r(FLAGS), 0);
+    assert_int_equal(r(PROF_CUR), 0);
+    assert_int_equal(r(PROF_SUP), 0);
+    assert_int_equal(r(FEAT0), 0x118);
+    assert_int_equal(r(FEAT1), 0x7);
+    assert_int_equal(r(PMASK_CAP), 0x17);
+    assert_int_equal(r(TIER_LDS), 0x0010007C);
+    /* MODE: PET FP16 (0), EW 16 (01 at 20:19), ACCW FP32 (0), RNE, ZMODE merge, SAE_DEF 0,
+     * NAN_POL propagate: 0x80000 (errata Q-32). */
+    assert_int_equal(r(MODE), 0x80000);
+    assert_int_equal(r(ALT), 0);
+    assert_int_equal(r(STAT), 0x04000000); /* EFF_EW = 16 at 27:26, all else 0 */
+    assert_int_equal(r(EXC_EN), 0);
+    assert_int_equal(r(EXC_ST), 0);
+    assert_int_equal(r(RSV0), 0);
+    assert_int_equal(r(CLSMAP), 0xFF); /* CL0 = all ways (errata Q-43) */
+    assert_int_equal(r(DESCPOL), 0x4);
+    assert_int_equal(r(L1CFG), 0); /* ACTIVE_CLASS 0 */
+    assert_int_equal(r(XMEM_CAP), 0x677);
+    assert_int_equal(r(XMEM_PARAMS), 0x30860040);
+}
+
+/* Every RO CSR ignores writes, without a trap. REQ: CAP-041 CAP-046 CAP-055 CAP-073
+ * REQ: CAP-082 CAP-129 CAP-009 CAP-002 CAP-130 CAP-063 */
+static void test_ro_ignore_writes(void **state)
+{
+    (void)state;
+    static const uint32_t ro[] = {0x7C0, 0x7C1, 0x7C2, 0x7C3, 0x7C4, 0x7C5, 0x7C6,
+                                  0x7C7, 0x7C8, 0x7C9, 0x7CA, 0x7CB, 0x7CC, 0x7CD,
+                                  0x7CE, 0x7CF, 0x7D2, 0x7D5, 0x7D8, 0x7D9, 0x7DA,
+                                  0x7DB, 0x7DC, 0x7DD, 0x7DE, 0x7DF, 0x7E0, 0x7E1};
+    for (size_t i = 0; i < sizeof ro / sizeof ro[0]; i++) {
+        uint64_t before = r(ro[i]);
+        w(ro[i], ~UINT64_C(0));
+        assert_int_equal(r(ro[i]), before);
+        w(ro[i], 0);
+        assert_int_equal(r(ro[i]), before);
+    }
+    /* The capability descriptors do not alter the policy: STAT is unchanged. */
+    assert_int_equal(r(STAT), 0x04000000);
+}
+
+/* Unassigned addresses in the window read zero and ignore writes; 0x7F8-0x7FF is not
+ * CAP's. REQ: CAP-034 CAP-076 CAP-138 CAP-145 CAP-036 CAP-033 CAP-038 */
+static void test_unassigned_addresses(void **state)
+{
+    (void)state;
+    static const uint32_t un[] = {0x7D6, 0x7D7, 0x7EF, 0x7F5, 0x7F6, 0x7F7};
+    for (size_t i = 0; i < sizeof un / sizeof un[0]; i++) {
+        w(un[i], ~UINT64_C(0));
+        assert_int_equal(r(un[i]), 0);
+    }
+    uint64_t v;
+    for (uint32_t a = 0x7F8; a <= 0x7FF; a++) {
+        assert_false(cap_csr_read(&C, a, &v));
+        assert_false(cap_csr_write(&C, a, 0));
+    }
+    assert_false(cap_csr_read(&C, 0x7BF, &v));
+}
+
+/* Bits outside the fields read zero and ignore writes. REQ: CAP-010 CAP-077 CAP-164
+ * REQ: CAP-132 CAP-040 CAP-083 CAP-097 CAP-056 */
+static void test_reserved_bits(void **state)
+{
+    (void)state;
+    w(MODE, ~UINT64_C(0) & ~APPLY); /* staged only */
+    /* MODE fields: 25:0, 30:27, 39:32; bit 26 reserved, APPLY0 reads 0. */
+    assert_int_equal(r(MODE), UINT64_C(0xFF7BFFFFFF));
+    w(ALT, ~UINT64_C(0) & ~APPLY);
+    assert_int_equal(r(ALT), 0x7FFFFFFF);
+    w(EXC_EN, ~UINT64_C(0));
+    assert_int_equal(r(EXC_EN), 0x1F);
+    w(L1CFG, ~UINT64_C(0)); /* RSV 23:21 reads 0; ACTIVE_CLASS WARL 0-3 */
+    assert_int_equal(r(L1CFG), 0x031FFFFF);
+    w(DOM, ~UINT64_C(0));
+    assert_int_equal(r(DOM), 0xF);
+    w(SVMMODE, ~UINT64_C(0)); /* COMPRESS_EN/EXPAND_EN gated off: only 1:0 */
+    assert_int_equal(r(SVMMODE), 0x3);
+}
+
+/* MODE/ALT writes without APPLY are staged: read back, but EFF/STAT and the policy do
+ * not change. REQ: CAP-045 CAP-044 CAP-156 CAP-043 */
+static void test_staging_invisible(void **state)
+{
+    (void)state;
+    cap_snap s0, s1;
+    cap_snapshot(&C, &s0);
+    w(MODE, M_PET(1) | M_EW(2) | M_RM(1) | M_SAT);
+    w(ALT, A_EN | A_FMT(2));
+    assert_int_equal(r(MODE), M_PET(1) | M_EW(2) | M_RM(1) | M_SAT); /* staged image */
+    assert_int_equal(r(STAT), 0x04000000);
+    cap_snapshot(&C, &s1);
+    /* field by field: the struct has padding */
+    assert_int_equal(s0.pol.rm, s1.pol.rm);
+    assert_int_equal(s0.pol.sat, s1.pol.sat);
+    assert_int_equal(s0.stat, s1.stat);
+    assert_int_equal(s1.pet, 0);
+}
+
+/* APPLY0 latches the whole MODE atomically, APPLY0 reads 0; a csrs of APPLY after
+ * staging applies the staged image (errata Q-23). REQ: CAP-084 CAP-098 CAP-116 CAP-119 */
+static void test_apply(void **state)
+{
+    (void)state;
+    w(MODE, APPLY | M_PET(1) | M_EW(2) | M_RM(1) | M_SAT);
+    assert_int_equal(r(MODE), M_PET(1) | M_EW(2) | M_RM(1) | M_SAT);
+    uint64_t s = r(STAT);
+    assert_int_equal(S_PET(s), 1);
+    assert_int_equal(S_EW(s), 2);
+    assert_int_equal(S_RM(s), 1);
+    assert_int_equal(S_SAT(s), 1);
+    /* stage, then set APPLY with a read-modify-write (csrs) */
+    w(MODE, M_PET(3) | M_EW(0));
+    assert_int_equal(S_PET(r(STAT)), 1);
+    w(MODE, r(MODE) | APPLY);
+    assert_int_equal(S_PET(r(STAT)), 3);
+    assert_int_equal(S_EW(r(STAT)), 0);
+    assert_int_equal(r(MODE), M_PET(3));
+    /* ALT: APPLY1 reads 0 and applies */
+    w(ALT, APPLY | A_EN | A_FMT(3));
+    assert_int_equal(r(ALT), A_EN | A_FMT(3));
+    assert_int_equal(S_PET(r(STAT)), 9);
+}
+
+/* Example 6.1 as rewritten by errata Q-14 (0x80080000) and 6.2 (Q-16: 0xC9C00000) do
+ * what their comments say. REQ: CAP-104 CAP-099 CAP-100 CAP-101 CAP-109 CAP-088 CAP-090
+ * REQ: CAP-089 */
+static void test_examples_6_1_6_2(void **state)
+{
+    (void)state;
+    w(MODE, APPLY | M_PET(5) | M_ACCW(2)); /* something else first */
+    /* The spec's literal 6.1 / RT 11.1 value (0x809A0000) under the table layout selects
+     * PET INT16, EW 64 and PACK 2-way: EW 64 is unsupported, so UNSUP_FMT tells software
+     * (6.3) and EW keeps its previous value (errata Q-14 rewrites the example). */
+    w(MODE, 0x809A0000);
+    assert_int_equal(r(STAT), 0x40000000 | 0x10000 | 0x8000); /* EW stays 8 (00) */
+    w(MODE, 0x80080000); /* 6.1: FP16, EW16, FP32 acc, RNE, merge */
+    assert_int_equal(r(STAT), 0x04000000);
+    w(ALT, 0xC9C00000); /* 6.2: FP8 E4M3, FP16 acc, MIXED, ALT_SAT, APPLY1 */
+    uint64_t s = r(STAT);
+    /* EFF_PET 8 (E4M3), EW 8 (00), ACCW FP16 (01), ALT_EN, SAT, MIXED (bit 35) */
+    assert_int_equal(s, UINT64_C(0x881C00000));
+}
+
+/* ALT mapping table and the forced packing. REQ: CAP-105 CAP-106 CAP-107 CAP-111 CAP-102 */
+static void test_alt_mapping(void **state)
+{
+    (void)state;
+    w(ALT, APPLY | A_EN | A_FMT(3)); /* FP8_E5M2 */
+    assert_int_equal(S_PET(r(STAT)), 9);
+    assert_int_equal(S_EW(r(STAT)), 0);
+    w(ALT, APPLY | A_EN | A_FMT(4)); /* INT4: PACK forced to 1 */
+    assert_int_equal(S_PET(r(STAT)), 10);
+    assert_int_equal(S_EW(r(STAT)), 0);
+    assert_int_equal(S_PACK(r(STAT)), 1);
+    w(ALT, APPLY | A_EN | A_FMT(5)); /* INT2: PACK forced to 2 */
+    assert_int_equal(S_PET(r(STAT)), 11);
+    assert_int_equal(S_PACK(r(STAT)), 2);
+    /* PACK inherits MODE.PACK when larger; ALT.PACK is a minimum */
+    w(MODE, APPLY | M_EW(1) | M_PACK(2));
+    w(ALT, APPLY | A_EN | A_FMT(4));
+    assert_int_equal(S_PACK(r(STAT)), 2);
+    w(MODE, APPLY | M_EW(1));
+    w(ALT, APPLY | A_EN | A_FMT(2) | A_PACK(2));
+    assert_int_equal(S_PACK(r(STAT)), 2);
+    w(ALT, APPLY | A_EN | A_FMT(2));
+    assert_int_equal(S_PACK(r(STAT)), 0);
+    assert_int_equal(r(STAT) & S_UNSUP, 0);
+}
+
+/* Inheritance from MODE under ALT. REQ: CAP-099 CAP-101 CAP-110 CAP-108 */
+static void test_alt_inherit(void **state)
+{
+    (void)state;
+    w(MODE, APPLY | M_EW(1) | M_ACCW(2) | M_SAT | M_Q | M_UNS | M_RM(3) | M_FTZ);
+    w(ALT, APPLY | A_EN | A_FMT(2)); /* ALT_ACCW 0, ALT_SAT 0: inherit */
+    uint64_t s = r(STAT);
+    assert_int_equal(S_ACCW(s), 2);
+    assert_int_equal(S_SAT(s), 1);
+    assert_int_equal(S_Q(s), 1);
+    assert_int_equal(S_UNS(s), 1);
+    assert_int_equal(S_RM(s), 3);
+    assert_int_equal(S_FTZ(s), 1);
+    assert_int_equal(S_ALTEN(s), 1);
+    w(ALT, APPLY | A_EN | A_FMT(2) | A_ACCW(3)); /* ALT_ACCW overrides */
+    assert_int_equal(S_ACCW(r(STAT)), 3);
+    w(MODE, APPLY | M_EW(1)); /* SAT 0 in MODE, ALT_SAT 1 wins */
+    w(ALT, APPLY | A_EN | A_FMT(2) | A_SAT);
+    assert_int_equal(S_SAT(r(STAT)), 1);
+    /* ALT_EN = 0: EFF = MODE */
+    w(MODE, APPLY | M_PET(4) | M_EW(1) | M_ACCW(3));
+    w(ALT, APPLY | A_FMT(2) | A_SAT | A_ACCW(1));
+    s = r(STAT);
+    assert_int_equal(S_PET(s), 4);
+    assert_int_equal(S_ACCW(s), 3);
+    assert_int_equal(S_SAT(s), 0);
+    assert_int_equal(S_ALTEN(s), 0);
+}
+
+/* ZP_EN, ZP, SCALE_SH only with Q=1; ALT.ZP (+ZP_OFFS) replaces MODE.ZP. REQ: CAP-112
+ * REQ: CAP-093 CAP-094 */
+static void test_zero_point(void **state)
+{
+    (void)state;
+    w(MODE, APPLY | M_EW(1) | M_ZPEN(1) | M_ZP(5) | M_SCALE(3));
+    uint64_t s = r(STAT);
+    assert_int_equal(S_ZPEN(s), 0);
+    assert_int_equal(S_ZP(s), 0);
+    assert_int_equal(S_SCALE(s), 0);
+    w(MODE, APPLY | M_EW(1) | M_Q | M_ZPEN(1) | M_ZP(5) | M_SCALE(-3));
+    s = r(STAT);
+    assert_int_equal(S_Q(s), 1);
+    assert_int_equal(S_ZPEN(s), 1);
+    assert_int_equal(S_ZP(s), 5);
+    assert_int_equal(S_SCALE(s), 0x7D); /* -3 in 7 bits */
+    w(ALT, APPLY | A_EN | A_FMT(4) | A_ZP(10) | A_ZPOFFS(2));
+    assert_int_equal(S_ZP(r(STAT)), 12);
+}
+
+/* Unsupported selections: stored as written, EFF keeps the previous value, UNSUP_FMT.
+ * XMEM absences never use UNSUP_FMT. REQ: CAP-011 CAP-114 CAP-115 CAP-154 CAP-155 CAP-091 */
+static void test_unsupported(void **state)
+{
+    (void)state;
+    w(MODE, APPLY | M_PET(3) | M_EW(0)); /* INT8, supported */
+    assert_int_equal(r(STAT) & S_UNSUP, 0);
+    w(MODE, APPLY | M_PET(6) | M_EW(0)); /* reserved PET */
+    assert_int_equal(r(MODE), M_PET(6));
+    assert_int_equal(S_PET(r(STAT)), 3);
+    assert_true(r(STAT) & S_UNSUP);
+    w(MODE, APPLY | M_PET(3) | M_EW(3)); /* EW 64 unsupported (EW_SUP) */
+    assert_int_equal(S_EW(r(STAT)), 0);
+    assert_true(r(STAT) & S_UNSUP);
+    w(MODE, APPLY | M_PET(3) | M_PACK(3)); /* PACK 3 undefined */
+    assert_int_equal(S_PACK(r(STAT)), 0);
+    assert_true(r(STAT) & S_UNSUP);
+    w(MODE, APPLY | M_PET(3) | M_Q | M_ZPEN(2) | M_ZP(7)); /* per-channel -> per-tensor */
+    assert_int_equal(S_ZPEN(r(STAT)), 1);
+    assert_int_equal(S_ZP(r(STAT)), 7);
+    assert_true(r(STAT) & S_UNSUP);
+    w(MODE, APPLY | M_PET(3));
+    assert_int_equal(r(STAT) & S_UNSUP, 0);
+    /* BF16_LITE (1), reserved ALT_FMT 0 and 6, VER != 0: EFF = MODE, EFF_ALT_EN = 0 */
+    static const uint64_t bad[] = {A_FMT(1), A_FMT(0), A_FMT(6), A_FMT(2) | A_VER(1),
+                                   A_FMT(2) | A_PACK(3)};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        w(ALT, APPLY | A_EN | bad[i]);
+        uint64_t s = r(STAT);
+        assert_true(s & S_UNSUP);
+        assert_int_equal(S_ALTEN(s), 0);
+        assert_int_equal(S_PET(s), 3);
+    }
+    w(ALT, APPLY);
+    assert_int_equal(r(STAT) & S_UNSUP, 0);
+    /* An XMEM write to an absent feature (COMPRESS) is ignored, not UNSUP_FMT. */
+    w(COMP_CTL, 0xFFFF);
+    assert_int_equal(r(COMP_CTL), 0);
+    assert_int_equal(r(STAT) & S_UNSUP, 0);
+}
+
+/* Stickies: STAT's until the next APPLY, EXC.ST until W1C; W1C clears only ones.
+ * REQ: CAP-120 CAP-126 CAP-081 CAP-042 CAP-080 CAP-078 CAP-121 CAP-127 */
+static void test_stickies(void **state)
+{
+    (void)state;
+    cap_accrue(&C, NUM_SAT_HIT | NUM_FTZ_HIT | NUM_DOWNCAST_TAKEN | NUM_OF | NUM_NX |
+                       NUM_QNAN_SEEN | NUM_SNAN_SEEN | NUM_NV);
+    uint64_t s = r(STAT);
+    assert_true(s & S_SATHIT);
+    assert_true(s & S_FTZHIT);
+    assert_true(s & S_DOWNCAST);
+    assert_int_equal(r(EXC_ST), OF | NX | NV | QNAN_SEEN | SNAN_SEEN);
+    w(MODE, M_PET(1)); /* a staging write is no APPLY */
+    assert_true(r(STAT) & S_SATHIT);
+    w(ALT, APPLY); /* any APPLY clears STAT's stickies ... */
+    assert_int_equal(r(STAT) & (S_SATHIT | S_FTZHIT | S_DOWNCAST), 0);
+    assert_int_equal(r(EXC_ST), OF | NX | NV | QNAN_SEEN | SNAN_SEEN); /* ... not EXC.ST */
+    w(EXC_ST, 0);                                                      /* zeros change nothing */
+    assert_int_equal(r(EXC_ST), OF | NX | NV | QNAN_SEEN | SNAN_SEEN);
+    w(EXC_ST, OF | SNAN_SEEN);
+    assert_int_equal(r(EXC_ST), NX | NV | QNAN_SEEN);
+    /* csrs form (errata Q-84): the written value is old | mask, so all set bits clear */
+    w(EXC_ST, r(EXC_ST) | NX);
+    assert_int_equal(r(EXC_ST), 0);
+    /* software cannot set a sticky */
+    w(EXC_ST, 0x7F);
+    assert_int_equal(r(EXC_ST), 0);
+}
+
+/* IE_MASK latches EXC.EN & ~SAE at APPLY; example 6.4. REQ: CAP-117 CAP-148 CAP-079 */
+static void test_ie_mask(void **state)
+{
+    (void)state;
+    w(EXC_EN, (1 << 2) | (1 << 4));     /* 6.4: OF and NV */
+    assert_int_equal(S_IE(r(STAT)), 0); /* not latched without APPLY */
+    w(MODE, r(MODE) | APPLY);
+    assert_int_equal(S_IE(r(STAT)), OF | NV);
+    w(MODE, APPLY | M_EW(1) | M_SAEDEF);
+    assert_int_equal(S_IE(r(STAT)), 0);
+    w(MODE, APPLY | M_EW(1) | M_SAE);
+    assert_int_equal(S_IE(r(STAT)), 0);
+    w(MODE, APPLY | M_EW(1));
+    w(EXC_EN, 0x1F);
+    w(ALT, APPLY); /* APPLY1 latches too */
+    assert_int_equal(S_IE(r(STAT)), 0x1F);
+}
+
+/* Traps only when enabled and SAE is 0; gating uses the live EXC.EN (errata Q-25).
+ * REQ: CAP-124 CAP-128 CAP-086 CAP-096 CAP-125 */
+static void test_trap_gating(void **state)
+{
+    (void)state;
+    cap_snap s;
+    w(EXC_EN, OF | NV); /* example 6.4: no APPLY needed */
+    cap_snapshot(&C, &s);
+    assert_int_equal(cap_trap_flags(&s, NUM_OF | NUM_NX), NUM_OF);
+    assert_int_equal(cap_trap_flags(&s, NUM_NX | NUM_UF), 0);
+    assert_int_equal(cap_trap_flags(&s, NUM_QNAN_SEEN | NUM_SNAN_SEEN | NUM_SAT_HIT), 0);
+    w(MODE, APPLY | M_EW(1) | M_SAEDEF);
+    cap_snapshot(&C, &s);
+    assert_int_equal(cap_trap_flags(&s, NUM_OF | NUM_NV), 0);
+    w(MODE, APPLY | M_EW(1) | M_SAE);
+    cap_snapshot(&C, &s);
+    assert_true(s.sae);
+    assert_int_equal(cap_trap_flags(&s, NUM_OF | NUM_NV), 0);
+}
+
+/* EFF mirrors of ZMODE, SAE and NAN_POL. REQ: CAP-113 CAP-095 */
+static void test_mirrors(void **state)
+{
+    (void)state;
+    w(MODE, APPLY | M_EW(1) | M_ZMODE | M_NAN(2) | M_SAEDEF);
+    uint64_t s = r(STAT);
+    assert_int_equal(S_ZMODE(s), 1);
+    assert_int_equal(S_NAN(s), 2);
+    assert_int_equal(S_SAE(s), 1);
+    cap_snap sn;
+    cap_snapshot(&C, &sn);
+    assert_true(sn.zmode);
+}
+
+/* EFF -> num_policy. REQ: CAP-087 CAP-092 CAP-085 CAP-147 */
+static void test_policy_mapping(void **state)
+{
+    (void)state;
+    cap_snap s;
+    w(MODE, APPLY | M_PET(3) | M_RM(2) | M_SAT | M_SATMODE | M_FTZ | M_NAN(1) | M_Q | M_ZPEN(1) |
+                M_ZP(0xFD) | M_SCALE(-5));
+    cap_snapshot(&C, &s);
+    assert_int_equal(s.pol.rm, NUM_RDN);
+    assert_true(s.pol.sat);
+    assert_int_equal(s.pol.sat_mode, NUM_SAT_SYMMETRIC);
+    assert_true(s.pol.ftz);
+    assert_int_equal(s.pol.nan_pol, NUM_NAN_CANONICAL);
+    assert_true(s.pol.q);
+    assert_int_equal(s.pol.zp_en, NUM_ZP_TENSOR);
+    assert_int_equal(s.pol.zp, -3); /* int8 0xFD */
+    assert_int_equal(s.pol.scale_sh, -5);
+    w(MODE, APPLY | M_PET(3) | M_Q | M_UNS | M_ZPEN(1) | M_ZP(0xFD));
+    cap_snapshot(&C, &s);
+    assert_int_equal(s.pol.zp, 253); /* uint8 with UNS */
+    assert_true(s.uns);
+}
+
+/* The snapshot is what an in-flight operation uses: a later CAP write (even with APPLY)
+ * does not change it. REQ: CAP-006 CAP-008 */
+static void test_snapshot_isolation(void **state)
+{
+    (void)state;
+    cap_snap s;
+    cap_snapshot(&C, &s); /* latched at "decode": RNE, SAT=0 */
+    w(MODE, APPLY | M_EW(1) | M_RM(1) | M_SAT);
+    num_flags f = 0;
+    /* 2.75 -> INT8: 3 under RNE, 2 under RTZ */
+    uint32_t v = num_convert(NUM_I8, NUM_FP32, 0x40300000 /* 2.75 */, &s.pol, &f);
+    assert_int_equal(v, 3); /* RNE, as latched */
+    cap_snap now;
+    cap_snapshot(&C, &now);
+    assert_int_equal(num_convert(NUM_I8, NUM_FP32, 0x40300000, &now.pol, &f), 2); /* RTZ */
+    /* 300.0 under the latched SAT=0 is RISC-V's clamp with NV, not SAT_HIT */
+    f = 0;
+    assert_int_equal(num_convert(NUM_I8, NUM_FP32, 0x43960000, &s.pol, &f), 127);
+    assert_true(f & NUM_NV);
+    assert_false(f & NUM_SAT_HIT);
+    /* An offloaded job: latched at submission, it converts a buffer element by element
+     * while software keeps re-programming CAP between its steps; every element uses the
+     * submission-time policy (RNE, SAT=0), none the new ones. */
+    w(MODE, APPLY | M_EW(1)); /* RNE, SAT=0 */
+    cap_snap job;
+    cap_snapshot(&C, &job);
+    static const uint32_t in[4] = {0x40300000 /* 2.75 */, 0x40300000, 0xC0300000, 0x43960000};
+    static const uint32_t want[4] = {3, 3, 0xFD /* -3 */, 127};
+    for (int i = 0; i < 4; i++) {
+        w(MODE, APPLY | M_EW(1) | M_RM((unsigned)(i % 3) + 1) | M_SAT | M_UNS);
+        f = 0;
+        assert_int_equal(num_convert(NUM_I8, NUM_FP32, in[i], &job.pol, &f), want[i]);
+        cap_accrue(&C, f); /* results flow back into the live stickies */
+    }
+    assert_true(r(EXC_ST) & NV); /* 300.0 under the job's SAT=0 */
+}
+
+/* Memory policy is latched too: XMEM/SVMEM writes reach only later snapshots (no APPLY,
+ * next instruction boundary). REQ: CAP-006 CAP-134 CAP-008 */
+static void test_snapshot_xmem(void **state)
+{
+    (void)state;
+    w(DOM, 2);
+    w(0x7F0, 0x1000); /* SVMBASE */
+    cap_snap s;
+    cap_snapshot(&C, &s);
+    w(DOM, 15);
+    w(0x7F0, 0x2000);
+    assert_int_equal(cap_snap_xmem(&s, DOM), 2);
+    assert_int_equal(cap_snap_xmem(&s, 0x7F0), 0x1000);
+    assert_int_equal(cap_snap_xmem(&s, CLSMAP), 0xFF);
+    assert_int_equal(cap_snap_xmem(&s, COMP_CTL), 0); /* gated, reads 0 */
+    assert_int_equal(cap_snap_xmem(&s, MODE), 0);     /* not XMEM */
+    cap_snapshot(&C, &s);
+    assert_int_equal(cap_snap_xmem(&s, DOM), 15);
+    assert_int_equal(cap_snap_xmem(&s, 0x7F0), 0x2000);
+}
+
+/* XMEM: feature-gated fields, WARL legal sets, no APPLY, EVENTS. REQ: CAP-133 CAP-134
+ * REQ: CAP-132 CAP-146 CAP-140 CAP-141 CAP-142 */
+static void test_xmem(void **state)
+{
+    (void)state;
+    w(L2CFG, 0xFFFF); /* COMP_THR 15:9 gated (no COMPRESS) */
+    assert_int_equal(r(L2CFG), 0x1FF);
+    w(DOM, 15);
+    assert_int_equal(r(DOM), 15); /* visible at once: no APPLY */
+    w(L1CFG, (uint64_t)7 << 24);
+    assert_int_equal(r(L1CFG), (uint64_t)3 << 24);
+    w(SVMSCL, 6);
+    assert_int_equal(r(SVMSCL), 4);
+    w(SVMLEN, 3);
+    assert_int_equal(r(SVMLEN), 0);
+    w(SVMLEN, 8);
+    assert_int_equal(r(SVMLEN), 8);
+    w(EVENTS, 0xFF); /* W1C: nothing set, nothing to clear */
+    assert_int_equal(r(EVENTS), 0);
+    /* events set by hardware; COMP_ERR (4), DMA_ERR (3), SEC_VIOL (6) belong to absent
+     * features and never appear; W1C clears only the ones written */
+    cap_xmem_event(&C, 0xFF);
+    assert_int_equal(r(EVENTS), 0xA7); /* INV_MISS LOCK_OVF LDS_OOM BUDGET_OVF HYB_FALLBK */
+    w(EVENTS, 0x05);
+    assert_int_equal(r(EVENTS), 0xA2);
+    w(EVENTS, 0);
+    assert_int_equal(r(EVENTS), 0xA2);
+    assert_int_equal(r(STAT), 0x04000000);
+}
+
+/* Profile-driven discovery and the gating that follows it. REQ: CAP-049 CAP-058 CAP-163
+ * REQ: CAP-065 */
+static void test_profile_discovery(void **state)
+{
+    (void)state;
+    static const char y[] =
+        "xphmg-profile: 1\nname: t\ncsrs:\n"
+        "  cap_flags: {HAS_PROFILES: 1}\n  cap_prof_cur: 2\n  cap_prof_sup: 0x5\n"
+        "  cap_xmem_cap: {COMPRESS: 1, WAY_PART: 0}\n"
+        "  cap_prec_cap: {ALT_SUP: 0x04, PET_SUP: 0x37}\n";
+    char err[256];
+    cap_profile *p = cap_profile_parse(y, sizeof y - 1, "t.yaml", err, sizeof err);
+    assert_non_null(p);
+    cap_reset(&C, p);
+    assert_int_equal(r(FLAGS), 2);
+    assert_int_equal(r(PROF_CUR), 2);
+    assert_int_equal(r(PROF_SUP), 5);
+    assert_int_equal(r(CLSMAP), 0); /* WAY_PART absent: way masks RAZ, even the reset 0xFF */
+    w(COMP_CTL, 0x1234);
+    assert_int_equal(r(COMP_CTL), 0x1234);
+    w(ALT, APPLY | A_EN | A_FMT(3)); /* E5M2 not in this profile's ALT_SUP */
+    assert_true(r(STAT) & S_UNSUP);
+    assert_int_equal(S_ALTEN(r(STAT)), 0);
+    w(MODE, APPLY | M_PET(3) | M_EW(0)); /* INT8 (PET code 3) not in PET_SUP 0x37 */
+    assert_true(r(STAT) & S_UNSUP);
+    assert_int_equal(S_PET(r(STAT)), 0);
+    assert_int_equal(S_EW(r(STAT)), 0);
+    cap_profile_free(p);
+}
+
+/* Architectural state changes only by software writes: operations, snapshots, stickies
+ * and reads leave MODE, ALT, EXC.EN and the XMEM policy as programmed. REQ: CAP-053 */
+static void test_state_stable(void **state)
+{
+    (void)state;
+    w(MODE, APPLY | M_PET(3) | M_RM(2) | M_SAT);
+    w(ALT, APPLY | A_EN | A_FMT(4));
+    w(EXC_EN, NX);
+    w(DOM, 3);
+    uint64_t before[4] = {r(MODE), r(ALT), r(EXC_EN), r(DOM)};
+    for (int i = 0; i < 100; i++) {
+        cap_snap s;
+        cap_snapshot(&C, &s);
+        num_flags f = 0;
+        num_convert(NUM_I8, NUM_FP32, 0x43960000u + (uint32_t)i, &s.pol, &f);
+        cap_accrue(&C, f);
+        cap_xmem_event(&C, 1);
+    }
+    uint64_t after[4] = {r(MODE), r(ALT), r(EXC_EN), r(DOM)};
+    assert_memory_equal(before, after, sizeof before);
+}
+
+/* ---- xcvt (errata Q-83) on a snapshot ---- */
+
+static uint64_t xcvt_ok(unsigned src, unsigned dst, uint64_t in)
+{
+    cap_snap s;
+    cap_snapshot(&C, &s);
+    uint64_t out = 0xdead, trap;
+    bool ill;
+    assert_true(cap_xcvt(&C, &s, src | dst << 4, in, &out, &ill, &trap));
+    return out;
+}
+
+/* Values hand-computed from the format definitions. REQ: CAP-104 CAP-105 CAP-121 */
+static void test_xcvt_formats(void **state)
+{
+    (void)state;
+    assert_int_equal(xcvt_ok(1, 0, 0x3F800000), 0x3C00);       /* 1.0 FP32 -> FP16 */
+    assert_int_equal(xcvt_ok(1, 2, 0x3F800000), 0x3F80);       /* -> BF16 */
+    assert_int_equal(xcvt_ok(1, 8, 0x3F800000), 0x38);         /* -> E4M3: exp 7 = bias */
+    assert_int_equal(xcvt_ok(1, 9, 0x3F800000), 0x3C);         /* -> E5M2: exp 15 = bias */
+    assert_int_equal(xcvt_ok(1, 8, 0x43E00000), 0x7E);         /* 448 = E4M3 max */
+    assert_int_equal(xcvt_ok(0, 1, 0xC000), 0xC0000000);       /* FP16 -2.0 -> FP32, zero-ext */
+    assert_int_equal(xcvt_ok(1, 3, 0xC0400000), (uint64_t)-3); /* -3.0 -> INT8 sign-ext */
+    assert_true(r(STAT) & S_DOWNCAST);
+    assert_int_equal(xcvt_ok(3, 1, 0xFD), 0xC0400000);          /* INT8 -3 -> FP32 */
+    assert_int_equal(xcvt_ok(1, 10, 0xC0E00000), (uint64_t)-7); /* -7.0 -> INT4 */
+    assert_int_equal(xcvt_ok(1, 11, 0x3F800000), 1);            /* 1.0 -> INT2 */
+    /* code 15 = EFF_PET: FP16 at reset, E4M3 after example 6.2 */
+    assert_int_equal(xcvt_ok(1, 15, 0x3F800000), 0x3C00);
+    w(ALT, 0xC9C00000);
+    assert_int_equal(xcvt_ok(1, 15, 0x3F800000), 0x38);
+}
+
+/* Bad FMTSEL: reserved bits 11:8, reserved codes, BF16_LITE (not supported). REQ: CAP-011 */
+static void test_xcvt_illegal(void **state)
+{
+    (void)state;
+    cap_snap s;
+    cap_snapshot(&C, &s);
+    uint64_t out = 0x1234, trap;
+    bool ill;
+    static const unsigned bad[] = {0x110, 0x801, 0x61, 0x16, 0x71, 0xC1, 0x1C, 0xD1, 0xE1};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_false(cap_xcvt(&C, &s, bad[i], 0, &out, &ill, &trap));
+        assert_true(ill);
+    }
+    assert_int_equal(out, 0x1234);
+}
+
+/* SAT, SAT_MODE, unsigned, FTZ, NaN policy, quantization through xcvt. REQ: CAP-085
+ * REQ: CAP-092 CAP-094 CAP-093 CAP-121 CAP-127 */
+static void test_xcvt_policy(void **state)
+{
+    (void)state;
+    /* 300.0 -> INT8 */
+    assert_int_equal(xcvt_ok(1, 3, 0x43960000), 127); /* SAT=0: RISC-V clamp, NV */
+    assert_int_equal(r(EXC_ST), NV);
+    assert_int_equal(r(STAT) & S_SATHIT, 0);
+    w(EXC_ST, 0x7F);
+    w(MODE, APPLY | M_EW(1) | M_SAT);
+    assert_int_equal(xcvt_ok(1, 3, 0x43960000), 127); /* SAT=1: SAT_HIT|NX */
+    assert_int_equal(r(EXC_ST), NX);
+    assert_true(r(STAT) & S_SATHIT);
+    assert_int_equal(xcvt_ok(1, 3, 0xC3960000), (uint64_t)-128); /* -300 clamp */
+    w(MODE, APPLY | M_EW(1) | M_SAT | M_SATMODE);
+    assert_int_equal(xcvt_ok(1, 3, 0xC3960000), (uint64_t)-127); /* symmetric */
+    w(MODE, APPLY | M_EW(1) | M_SAT | M_UNS);
+    assert_int_equal(xcvt_ok(1, 3, 0x43960000), 255);        /* UINT8, zero-extended */
+    assert_int_equal(xcvt_ok(1, 5, 0x4F800000), 0xFFFFFFFF); /* 2^32 -> UINT32 max */
+    /* FTZ: the smallest FP32 subnormal -> FP16 flushes to +0 with FTZ_HIT */
+    w(MODE, APPLY | M_EW(1) | M_FTZ);
+    assert_int_equal(xcvt_ok(1, 0, 0x00000001), 0);
+    assert_true(r(STAT) & S_FTZHIT);
+    /* NaN policy: sNaN 0x7FA00000 -> FP16: propagate keeps the high payload (0x7F00),
+     * canonical 0x7E00, squash +0; NV|SNAN_SEEN each time */
+    w(EXC_ST, 0x7F);
+    w(MODE, APPLY | M_EW(1) | M_NAN(0));
+    assert_int_equal(xcvt_ok(1, 0, 0x7FA00000), 0x7F00);
+    assert_int_equal(r(EXC_ST), NV | SNAN_SEEN);
+    w(MODE, APPLY | M_EW(1) | M_NAN(1));
+    assert_int_equal(xcvt_ok(1, 0, 0x7FA00000), 0x7E00);
+    w(MODE, APPLY | M_EW(1) | M_NAN(2));
+    assert_int_equal(xcvt_ok(1, 0, 0x7FA00000), 0);
+    w(EXC_ST, 0x7F);
+    assert_int_equal(xcvt_ok(1, 0, 0x7FC00000), 0); /* quiet NaN: QNAN_SEEN only */
+    assert_int_equal(r(EXC_ST), QNAN_SEEN);
+    /* Quantization: Q=1, SCALE_SH=-2 (x * 4), ZP=3 per tensor: 1.5 -> 6 + 3 = 9; and back:
+     * (9 - 3) * 2^-2 = 1.5 */
+    w(MODE, APPLY | M_EW(1) | M_Q | M_ZPEN(1) | M_ZP(3) | M_SCALE(-2));
+    assert_int_equal(xcvt_ok(1, 3, 0x3FC00000), 9);
+    assert_int_equal(xcvt_ok(3, 1, 9), 0x3FC00000);
+    /* ZP_EN off: no zero point */
+    w(MODE, APPLY | M_EW(1) | M_Q | M_ZP(3) | M_SCALE(-2));
+    assert_int_equal(xcvt_ok(1, 3, 0x3FC00000), 6);
+}
+
+/* An enabled exception traps with mtval = the enabled raised flags; the stickies are
+ * set anyway, rd is not written; SAE suppresses. REQ: CAP-124 CAP-125 CAP-128 */
+static void test_xcvt_trap(void **state)
+{
+    (void)state;
+    w(EXC_EN, OF | NV);
+    cap_snap s;
+    cap_snapshot(&C, &s);
+    uint64_t out = 0x55, trap;
+    bool ill;
+    /* 1e10 (0x501502F9) -> FP16 overflows: OF|NX|DOWNCAST; OF enabled */
+    assert_false(cap_xcvt(&C, &s, 0x01, 0x501502F9, &out, &ill, &trap));
+    assert_false(ill);
+    assert_int_equal(trap, OF);
+    assert_int_equal(out, 0x55);
+    assert_int_equal(r(EXC_ST), OF | NX);
+    /* NX not enabled: no trap */
+    assert_true(cap_xcvt(&C, &s, 0x01, 0x3F800001, &out, &ill, &trap));
+    /* SAE_DEF=1: sticky only */
+    w(MODE, APPLY | M_EW(1) | M_SAEDEF);
+    cap_snapshot(&C, &s);
+    assert_true(cap_xcvt(&C, &s, 0x01, 0x501502F9, &out, &ill, &trap));
+    assert_int_equal(out, 0x7C00); /* +inf under RNE */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(test_reset_values, setup),
+        cmocka_unit_test_setup(test_ro_ignore_writes, setup),
+        cmocka_unit_test_setup(test_unassigned_addresses, setup),
+        cmocka_unit_test_setup(test_reserved_bits, setup),
+        cmocka_unit_test_setup(test_staging_invisible, setup),
+        cmocka_unit_test_setup(test_apply, setup),
+        cmocka_unit_test_setup(test_examples_6_1_6_2, setup),
+        cmocka_unit_test_setup(test_alt_mapping, setup),
+        cmocka_unit_test_setup(test_alt_inherit, setup),
+        cmocka_unit_test_setup(test_zero_point, setup),
+        cmocka_unit_test_setup(test_unsupported, setup),
+        cmocka_unit_test_setup(test_stickies, setup),
+        cmocka_unit_test_setup(test_ie_mask, setup),
+        cmocka_unit_test_setup(test_trap_gating, setup),
+        cmocka_unit_test_setup(test_mirrors, setup),
+        cmocka_unit_test_setup(test_policy_mapping, setup),
+        cmocka_unit_test_setup(test_snapshot_isolation, setup),
+        cmocka_unit_test_setup(test_snapshot_xmem, setup),
+        cmocka_unit_test_setup(test_xmem, setup),
+        cmocka_unit_test_setup(test_profile_discovery, setup),
+        cmocka_unit_test_setup(test_state_stable, setup),
+        cmocka_unit_test_setup(test_xcvt_formats, setup),
+        cmocka_unit_test_setup(test_xcvt_illegal, setup),
+        cmocka_unit_test_setup(test_xcvt_policy, setup),
+        cmocka_unit_test_setup(test_xcvt_trap, setup),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,120 @@
+/* allinsn_words — writes a GNU as source holding every 16/32-bit encoding of the
+ * spec(s) as raw `.insn` words, for objdump_diff.sh (ALLINSN) to assemble and
+ * disassemble with both objdumps.
+ *
+ *   allinsn_words -x SPEC [-x SPEC...] > all.s
+ *   allinsn_words --vendor-csrs -x SPEC [-x SPEC...] > csrs.tsv
+ *
+ * The second form lists "name<TAB>0xnum" for every OPR_CSR name (X-19) of a register
+ * whose Unit is not base: GNU objdump, which does not know vendor CSRs, prints those
+ * by number, and objdump_diff.sh maps the names back before comparing.
+ *
+ * Per identifier of every encoding: the free bits all 0, all 1 and 12 random
+ * patterns (fixed seed). A word is kept when the library decodes it back to the same
+ * encoding. Left out: XPHMG instructions (custom-0..3 opcode or XPHMG_ group: GNU
+ * objdump does not know them) and words where an operand with named values holds a
+ * value without a name (reserved rounding modes, fence sets 0), which GNU prints as
+ * "unknown". */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xphmg/isa.h"
+
+#define MAXS 8
+
+static uint64_t rng = 0x2545F4914F6CDD1Dull;
+static uint32_t rnd32(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 16);
+}
+
+static bool is_xphmg(const isa_decoded *d)
+{
+    uint64_t op = d->ienc->opcode;
+    bool custom =
+        d->ienc->encoding->op_field >= 0 && (op == 0x0B || op == 0x2B || op == 0x5B || op == 0x7B);
+    return custom || (d->insn->group && !strncmp(d->insn->group, "XPHMG_", 6));
+}
+
+static bool reserved_value(const isa_decoded *d)
+{
+    for (unsigned i = 0; i < d->operand_count; i++) {
+        const isa_operand *o = d->operands[i].operand;
+        if (o->type && o->type->predef_count > 0 && !d->operands[i].name) return true;
+    }
+    return false;
+}
+
+int main(int argc, char **argv)
+{
+    isa_spec *specs[MAXS];
+    unsigned n = 0;
+    bool csrs = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--vendor-csrs")) {
+            csrs = true;
+            continue;
+        }
+        if (strcmp(argv[i], "-x") != 0 || i + 1 >= argc || n == MAXS) {
+            fprintf(stderr, "usage: allinsn_words -x SPEC [-x SPEC...]\n");
+            return 2;
+        }
+        char err[512];
+        if (!(specs[n] = isa_load(argv[++i], err, sizeof err))) {
+            fprintf(stderr, "allinsn_words: %s\n", err);
+            return 3;
+        }
+        n++;
+    }
+    if (n == 0) {
+        fprintf(stderr, "usage: allinsn_words -x SPEC [-x SPEC...]\n");
+        return 2;
+    }
+    if (csrs) {
+        for (unsigned s = 0; s < n; s++) {
+            const isa_operand_type *t = isa_find_operand_type(specs[s], "OPR_CSR");
+            for (unsigned i = 0; t && i < t->predef_count; i++) {
+                const isa_register *r =
+                    isa_find_register_addr(specs[s], (uint32_t)t->predefs[i].value);
+                if (r && r->unit && strcmp(r->unit, "base") != 0)
+                    printf("%s\t0x%llx\n", t->predefs[i].name,
+                           (unsigned long long)t->predefs[i].value);
+            }
+        }
+        for (unsigned s = 0; s < n; s++)
+            isa_free(specs[s]);
+        return 0;
+    }
+    unsigned words = 0;
+    printf("\t.text\n\t.globl\tallinsn\nallinsn:\n");
+    for (unsigned s = 0; s < n; s++)
+        for (unsigned e = 0; e < isa_encoding_count(specs[s]); e++) {
+            const isa_encoding *en = isa_encoding_at(specs[s], e);
+            if (en->bit_count != 16 && en->bit_count != 32) continue;
+            uint32_t width = en->bit_count == 32 ? 0xffffffffu : 0xffffu;
+            uint32_t mask = (uint32_t)en->mask & width;
+            for (unsigned k = 0; k < en->identifier_count; k++)
+                for (int v = 0; v < 14; v++) {
+                    uint32_t free = v == 0 ? 0 : v == 1 ? width : rnd32();
+                    uint32_t w = (((uint32_t)en->identifiers[k] & mask) | (free & ~mask)) & width;
+                    uint8_t b[4] = {(uint8_t)w, (uint8_t)(w >> 8), (uint8_t)(w >> 16),
+                                    (uint8_t)(w >> 24)};
+                    isa_decoded d;
+                    bool ok = false;
+                    for (unsigned t = 0; t < n && !ok; t++)
+                        ok = isa_decode(specs[t], b, en->bit_count / 8, 0, &d) == ISA_OK;
+                    if (!ok || d.ienc->encoding != en || is_xphmg(&d) || reserved_value(&d))
+                        continue;
+                    printf("\t.insn\t0x%0*x\n", en->bit_count / 4, w);
+                    words++;
+                }
+        }
+    for (unsigned s = 0; s < n; s++)
+        isa_free(specs[s]);
+    fprintf(stderr, "allinsn_words: %u words\n", words);
+    return 0;
+}

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# objdump_diff — differential test of xphmg-objdump against GNU objdump.
+#
+#   objdump_diff.sh XPHMG_OBJDUMP GNU_GCC GNU_OBJDUMP PROGS_DIR WORK_DIR [-x SPEC]...
+#
+# Builds every tests/objdump/progs/*.c at -O0 and -O2 for -march=rv64gc and
+# -march=rv64g (lp64d, picolibc: --specs=picolibc.specs and its own link script),
+# both linked (ET_EXEC) and as relocatable objects (-c -ffunction-sections), then
+# disassembles each file with `GNU_OBJDUMP -d -M no-aliases` and with
+# `XPHMG_OBJDUMP -d`, and compares the whole outputs line by line: file header,
+# section headers, symbol labels, "..." zero runs, data-object hex dumps and every
+# instruction line (address, raw word, mnemonic, operands, "<sym+0xoff>" target
+# annotation). Zero mismatches allowed.
+#
+# Normalisations applied to both outputs before comparing (and nothing else):
+#   1. GNU's trailing address hints " # 20000000 <g>" (computed from a preceding
+#      auipc/lui, not part of the instruction) are removed; xphmg-objdump prints none.
+#   2. Trailing whitespace is removed.
+#   3. A CSR operand xphmg-objdump prints by its XPHMG name (cap_id) where GNU, which
+#      does not know vendor CSRs, prints the number (0x7c0): on lines that differ,
+#      the name is replaced by its number (the list comes from the spec through
+#      `allinsn_words --vendor-csrs`) and the lines are compared again.
+#
+# Known differences: tests/objdump/known-differences.txt lists (GNU mnemonic,
+# xphmg mnemonic) pairs traced to a defect outside xphmg-objdump (spec data), with
+# the owner and the reason. A line pair with the same address and raw word whose
+# mnemonics match an entry is counted and printed as KNOWN, not as a mismatch. Every
+# other difference fails the test. An entry that no longer occurs is reported as
+# stale (remove it).
+#
+# With ALLINSN set (the tests/objdump/allinsn_words tool), one more object holds every
+# 16/32-bit non-XPHMG encoding of the spec with random field values (reserved values
+# of named operands such as rm=5 left out), assembled with
+# -march=rv64gc_zihintpause, so every instruction of the spec is compared.
+#
+# Exit: 0 pass, 1 mismatch or failure, 77 skipped (no riscv64-unknown-elf-gcc).
+set -u
+xod=$1 gcc=$2 god=$3 progs=$4 work=$5
+shift 5
+if [ ! -x "$gcc" ] || [ ! -x "$god" ]; then
+    echo "SKIP: riscv64-unknown-elf-gcc/objdump not found ($gcc, $god); run scripts/setup-deps.sh"
+    exit 77
+fi
+mkdir -p "$work"
+norm() {
+    sed -E 's/ # [0-9a-f]+ <[^>]*>$//; s/[[:space:]]+$//'
+}
+total=0 bad=0 nelf=0 nknown=0
+specargs=("$@")
+: >"$work/csrs.tsv"
+if [ -n "${ALLINSN:-}" ]; then
+    "$ALLINSN" --vendor-csrs "${specargs[@]}" >"$work/csrs.tsv" || exit 1
+fi
+known=$(dirname "$0")/known-differences.txt
+: >"$work/known.seen"
+compare() { # compare FILE: both disassemblies of one ELF file
+    local elf=$1 n m k r
+    nelf=$((nelf + 1))
+    "$god" -d -M no-aliases "$elf" | norm >"$elf.gnu"
+    if ! "$xod" "${specargs[@]}" -d -M no-aliases "$elf" >"$elf.raw" 2>"$elf.err"; then
+        echo "FAIL: xphmg-objdump failed on $elf:"
+        cat "$elf.err"
+        exit 1
+    fi
+    norm <"$elf.raw" >"$elf.xphmg"
+    n=$(grep -c $'^ *[0-9a-f]*:\t' "$elf.gnu")
+    total=$((total + n))
+    if ! cmp -s "$elf.gnu" "$elf.xphmg"; then
+        # pair the lines (same count unless the structure differs)
+        r=$(awk -v known="$known" -v csrmap="$work/csrs.tsv" -v out="$work/known.seen" '
+            BEGIN { FS = "\t"
+                    while ((getline l < csrmap) > 0) { split(l, c, "\t"); csr[c[1]] = c[2] }
+                    while ((getline l < known) > 0) {
+                        if (l ~ /^#/ || l == "") continue
+                        split(l, k, "\t"); ok[k[1] "\t" k[2]] = 1 } }
+            NR == FNR { g[FNR] = $0; ng = FNR; next }
+            { nx = FNR
+              if ($0 == g[FNR]) next
+              split(g[FNR], a, "\t")
+              if (a[1] == $1 && a[2] == $2 && a[3] == $3 && $4 != "") {
+                  n = split($4, ops, ","); t = ""
+                  for (i = 1; i <= n; i++) t = t (i > 1 ? "," : "") ((ops[i] in csr) ? csr[ops[i]] : ops[i])
+                  if (t == a[4]) next }
+              if (a[1] == $1 && a[2] == $2 && ((a[3] "\t" $3) in ok)) {
+                  print "KNOWN: " g[FNR] "  |  " $3 "\t" $4 > "/dev/stderr"
+                  print a[3] "\t" $3 >> out; kn++; next }
+              bad++
+              if (bad <= 20) print "  - " g[FNR] "\n  + " $0 > "/dev/stderr" }
+            END { if (ng != nx) { print "  line counts differ: GNU " ng ", xphmg " nx > "/dev/stderr"; bad++ }
+                  print bad + 0, kn + 0 }' "$elf.gnu" "$elf.xphmg" 2>"$elf.report")
+        m=${r% *}
+        k=${r#* }
+        bad=$((bad + m))
+        nknown=$((nknown + k))
+        if [ "$m" -ne 0 ]; then
+            echo "MISMATCH in $elf ($m lines; - GNU + xphmg):"
+            grep -v '^KNOWN' "$elf.report"
+        fi
+        grep '^KNOWN' "$elf.report" | head -3
+    fi
+}
+
+for src in "$progs"/*.c; do
+    name=$(basename "$src" .c)
+    for opt in O0 O2; do
+        for march in rv64gc rv64g; do
+          for kind in elf o; do
+            elf=$work/$name-$opt-$march.$kind
+            if [ $kind = elf ]; then
+                flags=(-lm)
+            else
+                flags=(-c -ffunction-sections)
+            fi
+            if ! "$gcc" -march=$march -mabi=lp64d -$opt -g --specs=picolibc.specs "$src" \
+                "${flags[@]}" -o "$elf" 2>"$work/cc.err"; then
+                echo "FAIL: cannot build $elf:"
+                cat "$work/cc.err"
+                exit 1
+            fi
+            compare "$elf"
+          done
+        done
+    done
+done
+
+# Every 16/32-bit encoding of the spec (not the custom-opcode XPHMG ones GNU does not
+# know), from random field values, written as raw `.insn` words by ALLINSN (the
+# allinsn_words tool) and assembled by GNU as.
+if [ -n "${ALLINSN:-}" ]; then
+    a=$work/allinsn
+    if ! "$ALLINSN" "${specargs[@]}" >"$a.s" || ! "$gcc" -march=rv64gc_zihintpause -mabi=lp64d -c "$a.s" \
+        -o "$a.o" 2>"$work/cc.err"; then
+        echo "FAIL: cannot build $a.o:"
+        cat "$work/cc.err"
+        exit 1
+    fi
+    compare "$a.o"
+fi
+echo "objdump_diff: $nelf ELF files, $total instructions compared, $bad mismatching lines," \
+    "$nknown known differences (tests/objdump/known-differences.txt)"
+grep -v '^#' "$known" | grep . | while IFS= read -r entry; do
+    e=$(printf '%s' "$entry" | cut -f1,2)
+    grep -qxF "$e" "$work/known.seen" || echo "STALE known difference (no longer occurs, remove it): $e"
+done
+[ "$bad" -eq 0 ] || exit 1
+exit 0

@@ -1,0 +1,376 @@
+/* test_hart.c — host-side tests of the hart: programs hand-assembled into memory (the
+ * encodings are derived by hand from the base-ISA formats and were cross-checked with
+ * GNU as), traps, the CLINT, the decoded-instruction cache, the commit-log format, the
+ * unit registration interface, and mem's bounds checks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "hart.h"
+#include "mem.h"
+
+#define BASE UINT64_C(0x80000000)
+#define SIZE (UINT64_C(1) << 20)
+
+/* Hand-assembled instructions. */
+#define ADDI_X1_X0_5    0x00500093u /* addi x1, x0, 5 */
+#define ADDI_X2_X1_7    0x00708113u /* addi x2, x1, 7 */
+#define ADD_X3_X1_X2    0x002081b3u /* add x3, x1, x2 */
+#define CSRRW_X5_7C0_X1 0x7c0092f3u /* csrrw x5, 0x7c0, x1 */
+#define CSRRS_X6_7C0_X0 0x7c002373u /* csrrs x6, 0x7c0, x0 */
+#define LD_X7_0_X0      0x00003383u /* ld x7, 0(x0) */
+#define C_ADDI_X1_1     0x0085u     /* c.addi x1, 1 */
+#define SFENCE_VMA      0x12000073u /* sfence.vma x0, x0 */
+
+typedef struct {
+    sim_mem *m;
+    hart *h;
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    f->m = mem_new(BASE, SIZE);
+    f->h = f->m ? hart_new(f->m, BASE) : NULL;
+    if (!f->h) return -1;
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    hart_free(f->h);
+    mem_free(f->m);
+    free(f);
+    return 0;
+}
+
+static void put32(fixture *f, uint64_t addr, uint32_t w)
+{
+    uint8_t *p = mem_ptr(f->m, addr, 4);
+    assert_non_null(p);
+    memcpy(p, &w, 4);
+    mem_note_write(f->m, addr, 4);
+}
+
+static void put16(fixture *f, uint64_t addr, uint16_t w)
+{
+    uint8_t *p = mem_ptr(f->m, addr, 2);
+    assert_non_null(p);
+    memcpy(p, &w, 2);
+    mem_note_write(f->m, addr, 2);
+}
+
+/* ---- mem ---- */
+
+static void mem_bounds(void **state)
+{
+    (void)state;
+    sim_mem *m = mem_new(0x1000, 0x1000);
+    assert_non_null(m);
+    assert_int_equal(mem_base(m), 0x1000);
+    assert_int_equal(mem_size(m), 0x1000);
+    assert_non_null(mem_ptr(m, 0x1000, 0x1000));
+    assert_non_null(mem_ptr(m, 0x1ff8, 8));
+    assert_null(mem_ptr(m, 0x1ff9, 8));     /* straddles the end */
+    assert_null(mem_ptr(m, 0xfff, 1));      /* below */
+    assert_null(mem_ptr(m, 0x2000, 1));     /* one past */
+    assert_null(mem_ptr(m, UINT64_MAX, 2)); /* would wrap */
+    assert_null(mem_ptr(m, 0x1000, UINT64_MAX));
+    mem_free(m);
+    assert_null(mem_new(UINT64_MAX - 10, 0x1000)); /* region wraps */
+    assert_null(mem_new(0, 4));                    /* smaller than one doubleword */
+}
+
+/* ---- reset state: the contract of docs/errata.md P-94 ---- */
+
+static void reset_values(void **state)
+{
+    fixture *f = *state;
+    uint64_t v;
+    assert_true(hart_csr_read(f->h, 0x300, &v)); /* mstatus: UXL=64, FS=Initial, MPP=U */
+    assert_int_equal(v, UINT64_C(0x0000000200002000));
+    assert_true(hart_csr_read(f->h, 0x301, &v)); /* misa: RV64 ACDFIMU + X */
+    assert_int_equal(v, UINT64_C(0x800000000090112D));
+    const uint32_t zero[] = {0x302, 0x303, 0x304, 0x305, 0x340, 0x341, 0x342, 0x343,
+                             0x344, 0xb00, 0xb02, 0x180, 0xf14, 0x3a0, 0x3b0};
+    for (unsigned i = 0; i < sizeof zero / sizeof zero[0]; i++) {
+        assert_true(hart_csr_read(f->h, zero[i], &v));
+        assert_int_equal(v, 0);
+    }
+    assert_int_equal(f->h->priv, PRV_M);
+    assert_int_equal(f->h->pc, BASE);
+}
+
+/* ---- execution ---- */
+
+static void runs_hand_assembled_program(void **state)
+{
+    fixture *f = *state;
+    put32(f, BASE, ADDI_X1_X0_5);
+    put32(f, BASE + 4, ADDI_X2_X1_7);
+    put32(f, BASE + 8, ADD_X3_X1_X2);
+    put16(f, BASE + 12, C_ADDI_X1_1);
+    assert_int_equal(hart_run(f->h, 4), HART_RUN_LIMIT);
+    assert_int_equal(hart_x(f->h, 1), 6);
+    assert_int_equal(hart_x(f->h, 2), 12);
+    assert_int_equal(hart_x(f->h, 3), 17);
+    assert_int_equal(f->h->pc, BASE + 14);
+    assert_int_equal(f->h->instret, 4);
+}
+
+static void illegal_instruction_traps(void **state)
+{
+    fixture *f = *state;
+    f->h->mtvec = BASE + 0x100;
+    put32(f, BASE, 0xffffffffu);
+    assert_int_equal(hart_run(f->h, 1), HART_RUN_LIMIT);
+    assert_int_equal(f->h->mcause, CAUSE_ILLEGAL_INSN);
+    assert_int_equal(f->h->mtval, 0xffffffffu);
+    assert_int_equal(f->h->mepc, BASE);
+    assert_int_equal(f->h->pc, BASE + 0x100);
+    assert_int_equal(f->h->instret, 0); /* a trapping instruction does not retire */
+}
+
+static void wild_load_faults_in_guest(void **state)
+{
+    fixture *f = *state;
+    f->h->mtvec = BASE + 0x100;
+    f->h->x[7] = 0x1234;
+    put32(f, BASE, LD_X7_0_X0);
+    hart_run(f->h, 1);
+    assert_int_equal(f->h->mcause, CAUSE_LOAD_ACCESS);
+    assert_int_equal(f->h->mtval, 0);
+    assert_int_equal(hart_x(f->h, 7), 0x1234); /* destination untouched */
+}
+
+static void fetch_outside_ram_faults(void **state)
+{
+    fixture *f = *state;
+    hart_reset(f->h, 0x1000);
+    f->h->mtvec = BASE;
+    put32(f, BASE, ADDI_X1_X0_5);
+    hart_run(f->h, 2);
+    assert_int_equal(f->h->mcause, CAUSE_FETCH_ACCESS);
+    assert_int_equal(f->h->mepc, 0x1000);
+    assert_int_equal(f->h->mtval, 0x1000);
+    assert_int_equal(hart_x(f->h, 1), 5); /* the handler's first instruction ran */
+}
+
+static void store_invalidates_decoded_code(void **state)
+{
+    fixture *f = *state;
+    put32(f, BASE, ADDI_X1_X0_5);
+    hart_run(f->h, 1);
+    assert_int_equal(hart_x(f->h, 1), 5);
+    put32(f, BASE, ADDI_X2_X1_7); /* a host-side write (loader/HTIF path) */
+    f->h->pc = BASE;
+    hart_run(f->h, 1);
+    assert_int_equal(hart_x(f->h, 2), 12);
+}
+
+/* A large host write (an HTIF read into a buffer) over decoded code. */
+static void host_block_write_invalidates_code(void **state)
+{
+    fixture *f = *state;
+    put32(f, BASE, ADDI_X1_X0_5);
+    hart_run(f->h, 1);
+    uint8_t *p = mem_ptr(f->m, BASE, 256);
+    for (unsigned i = 0; i < 256; i += 4) {
+        uint32_t w = ADDI_X2_X1_7;
+        memcpy(p + i, &w, 4);
+    }
+    mem_note_write(f->m, BASE, 256);
+    f->h->pc = BASE;
+    hart_run(f->h, 1);
+    assert_int_equal(hart_x(f->h, 2), 12);
+}
+
+/* ---- CLINT ---- */
+
+static void clint_time_follows_instructions(void **state)
+{
+    fixture *f = *state;
+    /* 250 nops (addi x0, x0, 0 = 0x00000013) */
+    for (unsigned i = 0; i < 250; i++)
+        put32(f, BASE + 4 * i, 0x00000013u);
+    hart_run(f->h, 250);
+    uint64_t t;
+    assert_true(hart_load(f->h, CLINT_BASE + CLINT_MTIME, 8, &t));
+    assert_int_equal(t, 250 / HART_TICK_INSNS);
+    assert_true(hart_store(f->h, CLINT_BASE + CLINT_MTIMECMP, 8, 77));
+    assert_true(hart_load(f->h, CLINT_BASE + CLINT_MTIMECMP + 4, 4, &t));
+    assert_int_equal(t, 0); /* upper half */
+    assert_true(hart_load(f->h, CLINT_BASE + CLINT_MTIMECMP, 4, &t));
+    assert_int_equal(t, 77);
+    /* an access that is not a CLINT register is an access fault, not host memory */
+    f->h->mtvec = BASE;
+    assert_false(hart_load(f->h, CLINT_BASE + 0x100, 4, &t));
+    assert_int_equal(f->h->mcause, CAUSE_LOAD_ACCESS);
+}
+
+/* ---- commit log ---- */
+
+static void commit_log_line_format(void **state)
+{
+    fixture *f = *state;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *log = open_memstream(&buf, &len);
+    assert_non_null(log);
+    hart_set_log(f->h, log);
+    put32(f, BASE, ADDI_X1_X0_5);
+    put16(f, BASE + 4, C_ADDI_X1_1);
+    put32(f, BASE + 6, 0x00113023u);  /* sd x1, 0(x2) */
+    put32(f, BASE + 10, 0x00012183u); /* lw x3, 0(x2) */
+    f->h->x[2] = BASE + 0x800;
+    hart_run(f->h, 4);
+    hart_set_log(f->h, NULL);
+    fclose(log);
+    assert_string_equal(buf, "core   0: 3 0x0000000080000000 (0x00500093) x1  0x0000000000000005\n"
+                             "core   0: 3 0x0000000080000004 (0x0085) x1  0x0000000000000006\n"
+                             "core   0: 3 0x0000000080000006 (0x00113023) mem 0x0000000080000800 "
+                             "0x0000000000000006\n"
+                             "core   0: 3 0x000000008000000a (0x00012183) x3  0x0000000000000006 "
+                             "mem 0x0000000080000800\n");
+    free(buf);
+}
+
+/* ---- units ---- */
+
+typedef struct {
+    uint64_t csr[2];
+    unsigned resets, execs;
+} toy;
+
+static bool toy_read(hart *h, void *ctx, uint32_t a, uint64_t *v)
+{
+    (void)h;
+    *v = ((toy *)ctx)->csr[a - 0x7c0];
+    return true;
+}
+static bool toy_write(hart *h, void *ctx, uint32_t a, uint64_t v)
+{
+    (void)h;
+    if (a == 0x7c1) return false; /* read-only in this toy: the write is an illegal instruction */
+    ((toy *)ctx)->csr[a - 0x7c0] = v;
+    return true;
+}
+static void toy_reset(hart *h, void *ctx)
+{
+    (void)h;
+    ((toy *)ctx)->resets++;
+}
+static void toy_exec(hart *h, void *ctx, const hart_insn *d)
+{
+    ((toy *)ctx)->execs++;
+    hart_set_x(h, 9, d->bits);
+}
+
+static const hart_unit_csrs toy_csrs[] = {{0x7c0, 0x7c1, toy_read, toy_write}};
+static const hart_unit_insn toy_insns[] = {{XOP_SFENCE_VMA, toy_exec, HART_WR_X}};
+static const hart_unit toy_unit = {"toy", toy_reset, 1, toy_insns, 1, toy_csrs};
+
+static void unit_registration(void **state)
+{
+    fixture *f = *state;
+    toy t = {{0, 0}, 0, 0};
+    assert_int_equal(hart_register_unit(f->h, &toy_unit, &t), 0);
+    assert_int_equal(t.resets, 1);
+    /* a second unit claiming an owned CSR, a base CSR or a base op is refused */
+    assert_int_equal(hart_register_unit(f->h, &toy_unit, &t), -1);
+    static const hart_unit_csrs base_csr[] = {{0x300, 0x300, toy_read, toy_write}};
+    static const hart_unit grab_csr = {"bad", NULL, 0, NULL, 1, base_csr};
+    assert_int_equal(hart_register_unit(f->h, &grab_csr, &t), -1);
+    static const hart_unit_insn base_op[] = {{XOP_ADD, toy_exec, HART_WR_X}};
+    static const hart_unit grab_op = {"bad", NULL, 1, base_op, 0, NULL};
+    assert_int_equal(hart_register_unit(f->h, &grab_op, &t), -1);
+
+    f->h->mtvec = BASE + 0x100;
+    put32(f, BASE, ADDI_X1_X0_5);
+    put32(f, BASE + 4, CSRRW_X5_7C0_X1);
+    put32(f, BASE + 8, CSRRS_X6_7C0_X0);
+    put32(f, BASE + 12, SFENCE_VMA);
+    t.csr[0] = 42;
+    hart_run(f->h, 4);
+    assert_int_equal(hart_x(f->h, 5), 42); /* old value */
+    assert_int_equal(t.csr[0], 5);
+    assert_int_equal(hart_x(f->h, 6), 5);
+    assert_int_equal(t.execs, 1);
+    assert_int_equal(hart_x(f->h, 9), SFENCE_VMA);
+    hart_reset(f->h, BASE);
+    assert_int_equal(t.resets, 2);
+    /* U mode cannot reach a 0x7cx CSR: csr[9:8] = 3 */
+    assert_true(hart_csr_read(f->h, 0x7c0, &(uint64_t){0}));
+    f->h->priv = PRV_U;
+    assert_false(hart_csr_read(f->h, 0x7c0, &(uint64_t){0}));
+    f->h->priv = PRV_M;
+    assert_false(hart_csr_write(f->h, 0x7c1, 1));
+}
+
+static void unbound_op_is_illegal_without_unit(void **state)
+{
+    fixture *f = *state;
+    f->h->mtvec = BASE + 0x100;
+    put32(f, BASE, SFENCE_VMA);
+    hart_run(f->h, 1);
+    assert_int_equal(f->h->mcause, CAUSE_ILLEGAL_INSN);
+    assert_int_equal(f->h->mtval, SFENCE_VMA);
+}
+
+/* ---- bad input: random code ---- */
+
+/* 64 KiB of random words run as code, with random registers and mtvec pointing into
+ * the same random code: wild jumps, loads, stores, atomics, CSR accesses and traps of
+ * every kind. The only expectations: the run ends at the limit or by halting, the host
+ * never touches memory outside RAM (checked by the ASan/UBSan build), and x0 stays 0. */
+static void random_code_never_escapes(void **state)
+{
+    fixture *f = *state;
+    uint64_t seed = 0x9e3779b97f4a7c15u;
+    for (unsigned round = 0; round < 8; round++) {
+        uint8_t *p = mem_ptr(f->m, BASE, 0x10000);
+        for (unsigned i = 0; i < 0x10000; i += 8) {
+            seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+            memcpy(p + i, &seed, 8);
+        }
+        mem_note_write(f->m, BASE, 0x10000);
+        hart_reset(f->h, BASE + (seed & 0xfffe));
+        for (unsigned r = 1; r < 32; r++) {
+            seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+            /* half the registers point into RAM so that memory operations hit */
+            f->h->x[r] = (r & 1) ? BASE + (seed & 0xffff8) : seed;
+        }
+        f->h->mtvec = BASE + 0x100 * round;
+        hart_run_result r = hart_run(f->h, 200000);
+        assert_true(r == HART_RUN_LIMIT || r == HART_RUN_HALTED);
+        assert_int_equal(hart_x(f->h, 0), 0);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(mem_bounds),
+        cmocka_unit_test_setup_teardown(reset_values, setup, teardown),
+        cmocka_unit_test_setup_teardown(runs_hand_assembled_program, setup, teardown),
+        cmocka_unit_test_setup_teardown(illegal_instruction_traps, setup, teardown),
+        cmocka_unit_test_setup_teardown(wild_load_faults_in_guest, setup, teardown),
+        cmocka_unit_test_setup_teardown(fetch_outside_ram_faults, setup, teardown),
+        cmocka_unit_test_setup_teardown(store_invalidates_decoded_code, setup, teardown),
+        cmocka_unit_test_setup_teardown(host_block_write_invalidates_code, setup, teardown),
+        cmocka_unit_test_setup_teardown(clint_time_follows_instructions, setup, teardown),
+        cmocka_unit_test_setup_teardown(commit_log_line_format, setup, teardown),
+        cmocka_unit_test_setup_teardown(unit_registration, setup, teardown),
+        cmocka_unit_test_setup_teardown(unbound_op_is_illegal_without_unit, setup, teardown),
+        cmocka_unit_test_setup_teardown(random_code_never_escapes, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
