@@ -6,8 +6,8 @@
  *   sp != 0 at entry: the simulator placed the arguments at the top of RAM in the
  *     System V layout: sp -> argc (8 bytes), argv[0..argc-1], NULL, envp NULL, strings.
  *     The stack grows down from there.
- * Then: gp, tp (TLS), mtvec, FPU on (mstatus.FS), bss/tbss cleared, constructors,
- * exit(main(argc, argv, envp)). */
+ * Then: gp, tp (TLS), mtvec, FPU on (mstatus.FS), bss/tbss cleared, the heap limit,
+ * constructors, exit(main(argc, argv, envp)). */
 
 #define MSTATUS_FS_INITIAL 0x2000
 
@@ -46,11 +46,20 @@ _start:
     addi t0, t0, 8
 3:  bltu t0, t1, 2b
 
+    /* Heap limit for sbrk (syscalls.c): __stack_size below the stack the simulator
+     * handed over, so the heap grows with --ram; link.ld's __heap_end without one. */
+    la t2, __xphmg_heap_limit
     beqz s0, 4f
+    lui t0, %hi(__stack_size)
+    addi t0, t0, %lo(__stack_size)
+    sub t1, sp, t0
+    sd t1, 0(t2)
     ld s1, 0(s0)            /* argc */
     addi s2, s0, 8          /* argv */
     j 5f
-4:  li s1, 0
+4:  la t1, __heap_end
+    sd t1, 0(t2)
+    li s1, 0
     la s2, __xphmg_empty_argv
 5:
     call __libc_init_array
@@ -84,6 +93,9 @@ __xphmg_trap:
 
     .bss
     .align 3
+    .globl __xphmg_heap_limit
+__xphmg_heap_limit:
+    .dword 0
 __xphmg_empty_argv:
     .dword 0, 0             /* argv[0] = NULL, envp[0] = NULL */
 

@@ -1,12 +1,13 @@
 /* syscalls.c — picolibc's POSIX layer for xphmg-sim, over the HTIF syscall proxy
  * (protocol in xphmg_htif.h). picolibc's tinystdio needs stdin/stdout/stderr defined by
- * the application and builds fopen() on open/read/write/lseek/close; sbrk comes from
- * picolibc itself (link.ld's __heap_start/__heap_end). Flags, errno values and struct
+ * the application and builds fopen() on open/read/write/lseek/close; sbrk is here too
+ * (bounded by the RAM the simulator really has). Flags, errno values and struct
  * stat are translated here between picolibc's numbering and the Linux numbering the
  * host speaks. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -274,6 +275,29 @@ int mkdir(const char *path, mode_t mode)
 int isatty(int fd)
 {
     return fd >= 0 && fd <= 2;
+}
+
+/* ---- heap: picolibc's malloc grows the heap with sbrk ----
+ * The heap runs from link.ld's __heap_start to the limit crt0 computed: __stack_size
+ * below the stack the simulator set up at the top of its RAM (so the heap follows
+ * --ram), or link.ld's __heap_end when started with sp = 0 (qemu, Spike). Running out
+ * is a NULL from malloc, never a fault. */
+extern char __heap_start[];
+extern char *__xphmg_heap_limit;
+static char *heap_brk;
+
+void *sbrk(ptrdiff_t incr)
+{
+    if (!heap_brk) heap_brk = __heap_start;
+    char *limit = __xphmg_heap_limit;
+    if (limit < __heap_start) limit = __heap_start;
+    if (incr < 0 ? -incr > heap_brk - __heap_start : incr > limit - heap_brk) {
+        errno = ENOMEM;
+        return (void *)-1;
+    }
+    char *old = heap_brk;
+    heap_brk += incr;
+    return old;
 }
 
 /* ---- time: the CLINT's mtime (0x0200bff8), counting at 10 MHz ----

@@ -117,14 +117,7 @@ const char *hart_csr_name(uint32_t a)
     else if (a >= 0x323 && a <= 0x33f)
         fmt = "mhpmevent%u", n = a - 0x320;
     if (!fmt) return NULL;
-    /* hand-rolled to avoid pulling snprintf into a header-free module */
-    const char *p = fmt;
-    char *o = b;
-    while (*p != '%')
-        *o++ = *p++;
-    if (n >= 10) *o++ = (char)('0' + n / 10);
-    *o++ = (char)('0' + n % 10);
-    *o = 0;
+    snprintf(b, sizeof buf[0], fmt, n);
     return b;
 }
 

@@ -3,15 +3,17 @@
 #include "hart_int.h"
 #include "rvfp.h"
 
-/* FP handlers are written as bodies that may trap (returning early); the wrapper makes
- * the next pc the fall-through unless the body raised a trap (hart_raise sets h->npc). */
+/* FP handlers are written as bodies that may trap (returning early); the wrapper returns
+ * the fall-through address unless the body raised a trap (hart_raise sets h->trapped
+ * and h->npc). Testing a flag rather than passing the pc through h->npc keeps a memory
+ * round trip off the pc's dependency chain. */
 #define H(name)                                                                                    \
     static inline void name##_body(hart *h, const hart_insn *d);                                   \
     static uint64_t name(hart *h, const hart_insn *d)                                              \
     {                                                                                              \
-        h->npc = NEXT;                                                                             \
+        h->trapped = false;                                                                        \
         name##_body(h, d);                                                                         \
-        return h->npc;                                                                             \
+        return UNLIKELY(h->trapped) ? h->npc : NEXT;                                               \
     }                                                                                              \
     static inline void name##_body(hart *h, const hart_insn *d)
 #define BOX_S UINT64_C(0xffffffff00000000)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hart_int.h"
+#include "xphmg_csr.h"
 #include "mem_hook.h"
 
 _Static_assert(sizeof(hart_insn) == 32, "a cache entry should fill half a cache line");
@@ -108,7 +109,9 @@ hart *hart_new(sim_mem *mem, uint64_t reset_pc)
     h->ram_size = mem_size(mem);
     h->ram = mem_ptr(mem, h->ram_base, h->ram_size);
     h->page_flags = calloc((size_t)((h->ram_size + 4095) >> 12) + 1, 1);
-    h->icache = malloc(sizeof(hart_insn) * ICACHE_ENTRIES);
+    /* Two sentinel entries past the end (never filled, tag EMPTY) let the run loop find
+     * a fall-through successor at d + len/2 without wrapping the index. */
+    h->icache = malloc(sizeof(hart_insn) * (ICACHE_ENTRIES + 2));
     h->xop_fn = calloc(XOP__COUNT, sizeof *h->xop_fn);
     h->xop_wr = calloc(XOP__COUNT, 1);
     h->xop_kind = calloc(XOP__COUNT, 1);
@@ -118,6 +121,7 @@ hart *hart_new(sim_mem *mem, uint64_t reset_pc)
         return NULL;
     }
     h->icache_mask = ICACHE_ENTRIES - 1;
+    h->icache[ICACHE_ENTRIES].pc = h->icache[ICACHE_ENTRIES + 1].pc = EMPTY_TAG;
     bind_all(h);
     mem_set_write_hook(mem, mem_hook, h);
     hart_reset(h, reset_pc);
@@ -143,14 +147,11 @@ void hart_reset(hart *h, uint64_t reset_pc)
     memset(h->f, 0, sizeof h->f);
     h->pc = h->npc = reset_pc;
     h->priv = PRV_M;
-    /* FS starts Initial rather than Off so bare-metal programs whose start-up code does
-     * not enable the FPU still run (the reset value of FS is not fixed by the spec). */
-    h->mstatus = MSTATUS_UXL & (UINT64_C(2) << 32);
-    h->mstatus |= UINT64_C(1) << 13;
-    /* RV64 (MXL=2) with A, C, D, F, I, M, U, and X for the non-standard XPHMG
-     * extensions (docs/errata.md P-94). */
-    h->misa = (UINT64_C(2) << 62) | (1u << 0) | (1u << 2) | (1u << 3) | (1u << 5) | (1u << 8) |
-              (1u << 12) | (1u << 20) | (1u << 23);
+    /* Reset values come from ISA/Registers of the XML (docs/errata.md P-94): mstatus
+     * UXL=64 with FS=Initial, so bare-metal programs whose start-up code does not
+     * enable the FPU still run; misa RV64 A, C, D, F, I, M, U and X (XPHMG). */
+    h->mstatus = MSTATUS_RESET;
+    h->misa = MISA_RESET;
     h->mtvec = h->mepc = h->mcause = h->mtval = h->mscratch = 0;
     h->medeleg = h->mideleg = h->mie = h->mip = 0;
     h->mcounteren = h->mcountinhibit = h->satp = h->mhartid = 0;
@@ -508,6 +509,17 @@ static void run_fast(hart *h, int64_t n)
         FETCH();                                                                                   \
         goto *cases[d->k];                                                                         \
     } while (0)
+/* Retire an inline case and fall through to the next instruction: its entry, if
+ * cached, is the neighbouring slot (index (pc >> 1) & mask, plus sentinels at the end). */
+#define NEXT_SEQ()                                                                                 \
+    do {                                                                                           \
+        unsigned l_ = d->len;                                                                      \
+        pc += l_;                                                                                  \
+        if (UNLIKELY(--n <= 0)) goto out;                                                          \
+        d += l_ >> 1;                                                                              \
+        if (UNLIKELY(d->pc != pc)) FETCH();                                                        \
+        goto *cases[d->k];                                                                         \
+    } while (0)
 #define WX(v)                                                                                      \
     do {                                                                                           \
         x[d->rd] = (v);                                                                            \
@@ -517,13 +529,13 @@ static void run_fast(hart *h, int64_t n)
     name : {                                                                                       \
         uint64_t a = x[d->rs1], b = x[d->rs2];                                                     \
         WX(expr);                                                                                  \
-        NEXT_INSN(pc + d->len);                                                                    \
+        NEXT_SEQ();                                                                                \
     }
 #define ALUI(name, expr)                                                                           \
     name : {                                                                                       \
         uint64_t a = x[d->rs1], b = (uint64_t)d->imm;                                              \
         WX(expr);                                                                                  \
-        NEXT_INSN(pc + d->len);                                                                    \
+        NEXT_SEQ();                                                                                \
     }
 #define BRANCH(name, cond)                                                                         \
     name : {                                                                                       \
@@ -538,7 +550,7 @@ static void run_fast(hart *h, int64_t n)
         T t;                                                                                       \
         memcpy(&t, ram + off, nb);                                                                 \
         WX(conv);                                                                                  \
-        NEXT_INSN(pc + d->len);                                                                    \
+        NEXT_SEQ();                                                                                \
     }
 /* RAM only, and neither over decoded code nor over the watch window. SRC is the
  * register file the value comes from (x, or f for fsw/fsd, which need FS != Off). */
@@ -553,7 +565,7 @@ static void run_fast(hart *h, int64_t n)
             goto k_call;                                                                           \
         T t = (T)SRC[d->rs2];                                                                      \
         memcpy(ram + off, &t, nb);                                                                 \
-        NEXT_INSN(pc + d->len);                                                                    \
+        NEXT_SEQ();                                                                                \
     }
 /* flw/fld: FS != Off; the value is NaN-boxed (flw) and FS becomes Dirty. */
 #define FLOADK(name, nb, T, box)                                                                   \
@@ -564,7 +576,7 @@ static void run_fast(hart *h, int64_t n)
         memcpy(&t, ram + off, nb);                                                                 \
         f[d->rd] = (box) | t;                                                                      \
         h->mstatus |= FS_DIRTY;                                                                    \
-        NEXT_INSN(pc + d->len);                                                                    \
+        NEXT_SEQ();                                                                                \
     }
 
     FETCH();
@@ -591,10 +603,10 @@ k_call:
     ALUI(k_sltiu, (uint64_t)(a < b))
 k_lui:
     WX((uint64_t)d->imm << 12);
-    NEXT_INSN(pc + d->len);
+    NEXT_SEQ();
 k_auipc:
     WX(pc + ((uint64_t)d->imm << 12));
-    NEXT_INSN(pc + d->len);
+    NEXT_SEQ();
     ALU(k_add, a + b)
     ALU(k_sub, a - b)
     ALU(k_and, a & b)
@@ -646,6 +658,7 @@ out:
 #undef IR
 #undef FETCH
 #undef NEXT_INSN
+#undef NEXT_SEQ
 #undef WX
 #undef ALU
 #undef ALUI

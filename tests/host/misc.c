@@ -1,6 +1,6 @@
 /* misc — the rest of the C runtime glue: time from the CLINT's mtime (simulated, so it
  * advances with executed instructions), abort() and assert() ending the program with
- * 128 + SIGABRT, getpid. */
+ * 128 + SIGABRT, getpid, the heap limit (sbrk). */
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +24,14 @@ int main(int argc, char **argv)
         long us = (b.tv_sec - a.tv_sec) * 1000000L + (b.tv_usec - a.tv_usec);
         printf("time advances: %s, clock advances: %s, pid %d\n", us > 0 ? "yes" : "no",
                c1 > c0 ? "yes" : "no", (int)getpid());
+        return 0;
+    }
+    if (strcmp(argv[1], "heap") == 0 && argc > 2) {
+        /* malloc N MiB and touch all of it: the heap follows the simulator's RAM. */
+        size_t n = (size_t)atoi(argv[2]) << 20;
+        char *p = malloc(n);
+        if (p) memset(p, 1, n);
+        printf("%s MiB: %s\n", argv[2], p ? "ok" : "NULL");
         return 0;
     }
     if (strcmp(argv[1], "abort") == 0) abort();

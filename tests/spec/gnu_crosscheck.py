@@ -58,10 +58,21 @@ def objdump(words, tag):
     return res
 
 
-def accepted(od, ours):
+# The exact conversions keep their rm field (funct3) as the RISC-V ISA manual defines it
+# ("FCVT.D.S ... FCVT.D.W[U]" are R-type with rm; the result is exact, but a reserved rm
+# 5/6, or DYN with a reserved frm, is still illegal), as Spike and QEMU decode them.
+# binutils 2.40 decodes them only with rm=000 and prints any other rm as `.4byte`, and
+# GNU as takes no rm operand for them (errata P-90).
+EXACT_RM = ('fcvt.d.s', 'fcvt.d.w', 'fcvt.d.wu')
+
+
+def accepted(od, ours, word):
     """The documented differences (errata P-90)."""
     if (od, ours) in (('c.addi zero,0', 'c.nop'), ('c.addi16sp sp,0', '.2byte 0x6101')):
         return True
+    if (od == '.4byte 0x%x' % word and ours.split(' ')[0] in EXACT_RM
+            and (word >> 12) & 7 != 0):
+        return True  # EXACT_RM with rm != 0: objdump does not decode it
     a, b = re.split(r'[ ,()]', od), re.split(r'[ ,()]', ours)
     if len(a) != len(b) or a[0] != b[0]:
         return False
@@ -88,7 +99,7 @@ def compare(words, tag):
         if ins is not None and not ins['group'].startswith('RV_'):
             continue
         ours = spec.format(ins, v, pc) if ins else '.%dbyte 0x%x' % (n // 8, v)
-        if ours != t and not accepted(t, ours):
+        if ours != t and not accepted(t, ours, v):
             bad += 1
             if bad <= 20:
                 failures.append('%s: word 0x%x: objdump "%s", spec "%s"' % (tag, v, t, ours))
@@ -121,6 +132,8 @@ for ins in base:
     e, n = ins['enc'], ins['enc']['bits']
     for _ in range(50):
         word = (rnd.getrandbits(n) & ~e['mask']) | e['ids'][0]
+        if ins['name'] in EXACT_RM:
+            word &= ~(7 << 12)  # rm=000 prints without rm, the only form GNU as takes
         if spec.decode(word, n) is ins and not ('RM' in e['fields'] and (word >> 12) & 7 in (5, 6)):
             break
     else:

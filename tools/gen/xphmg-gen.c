@@ -20,7 +20,8 @@
 static void usage(void)
 {
     fputs("usage: xphmg-gen -x SPEC [-x SPEC...] [--ops FILE] [--dec FILE] [--header FILE]\n"
-          "                 [--guest-test FILE --manifest FILE]\n",
+          "                 [--guest-test FILE --manifest FILE] [--csr-table FILE]\n"
+          "                 [--csr-header FILE]\n",
           stderr);
 }
 

@@ -43,6 +43,14 @@ RVTEST_CODE_BEGIN
         la t0, 2f; csrw mepc, t0; sd x0, 0(s0); li t0, 0x80; csrs mie, t0; mret; \
         2: j 2b; 3: li t0, 0x80; csrc mie, t0)
     TEST_CASE(13, a0, 0, la t1, 2b; bne s4, t1, fail; li t1, 0x1800; and a0, s5, t1)
+    /* 14: MSI and MTI pending together: MSI is taken first, then MTI (priority
+     * MEI > MSI > MTI); the handlers append their number to s7 */
+    TEST_CASE(14, s7, 0x37, li s7, 0; sd x0, 0(s0); li t0, 1; sw t0, 0(s6); \
+        li t0, 0x88; csrs mie, t0; csrsi mstatus, 8; nop; csrci mstatus, 8; li t0, 0x88; csrc mie, t0)
+    TEST_CASE(15, a0, 0x80, li t0, -1; sd t0, 0(s0); sw x0, 0(s6); li a0, 0x80)
+    /* 16: the time CSR reads mtime (nothing retires between the two reads' samples
+     * except the ld itself: mtime changes at most once) */
+    TEST_CASE(16, a0, 1, ld a1, 0(s1); rdtime a2; sub a3, a2, a1; sltiu a0, a3, 2)
     TEST_PASSFAIL
 
     /* Vector table: exceptions at +0, interrupt n at +4n (4-byte jumps: no RVC). */
@@ -64,11 +72,15 @@ vectors:
     j unexpected
     .option pop
 msi:
+    slli s7, s7, 4
+    ori s7, s7, 3
     csrr s2, mcause
     li s3, 3
     sw x0, 0(s6)                   /* clear msip */
     mret
 mti:
+    slli s7, s7, 4
+    ori s7, s7, 7
     csrr s2, mcause
     csrr s4, mepc
     csrr s5, mstatus

@@ -25,6 +25,11 @@ RVTEST_CODE_BEGIN
     IN_USER(12, 2, rdtime a0)
     TEST_CASE(13, a0, 0, csrwi mcounteren, 7; mv a0, x0)
     IN_USER(14, 8, rdcycle a0; rdinstret a1; rdtime a2; ecall)
+    /* hpmcounter3 is gated by mcounteren bit 3 and reads 0 (no hpm events) */
+    IN_USER(22, 2, csrr a0, hpmcounter3)
+    TEST_CASE(23, a0, 0, li t0, 8; csrs mcounteren, t0; mv a0, x0)
+    IN_USER(24, 8, li a4, 5; csrr a4, hpmcounter3; ecall)
+    TEST_CASE(25, a4, 0, li t0, 8; csrc mcounteren, t0)
     /* fp CSRs are user-accessible */
     IN_USER(15, 8, csrwi frm, 2; csrr a3, frm; ecall)
     TEST_CASE(16, a3, 2, csrwi frm, 0)
