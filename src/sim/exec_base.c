@@ -378,17 +378,19 @@ uint8_t hart_kind_of(hart_exec_fn fn)
         hart_exec_fn fn;
         uint8_t k;
     } map[] = {
-        {i_addi, K_ADDI}, {i_addiw, K_ADDIW}, {i_andi, K_ANDI}, {i_ori, K_ORI},
-        {i_xori, K_XORI}, {i_slli, K_SLLI},   {i_srli, K_SRLI}, {i_srai, K_SRAI},
-        {i_slti, K_SLTI}, {i_sltiu, K_SLTIU}, {i_lui, K_LUI},   {i_auipc, K_AUIPC},
-        {i_add, K_ADD},   {i_sub, K_SUB},     {i_and, K_AND},   {i_or, K_OR},
-        {i_xor, K_XOR},   {i_sll, K_SLL},     {i_srl, K_SRL},   {i_sra, K_SRA},
-        {i_slt, K_SLT},   {i_sltu, K_SLTU},   {i_addw, K_ADDW}, {i_subw, K_SUBW},
-        {m_mul, K_MUL},   {i_jal, K_JAL},     {i_jalr, K_JALR}, {i_beq, K_BEQ},
-        {i_bne, K_BNE},   {i_blt, K_BLT},     {i_bge, K_BGE},   {i_bltu, K_BLTU},
-        {i_bgeu, K_BGEU}, {i_lb, K_LB},       {i_lbu, K_LBU},   {i_lh, K_LH},
-        {i_lhu, K_LHU},   {i_lw, K_LW},       {i_lwu, K_LWU},   {i_ld, K_LD},
-        {i_sb, K_SB},     {i_sh, K_SH},       {i_sw, K_SW},     {i_sd, K_SD},
+        {i_addi, K_ADDI},   {i_addiw, K_ADDIW}, {i_andi, K_ANDI},   {i_ori, K_ORI},
+        {i_xori, K_XORI},   {i_slli, K_SLLI},   {i_srli, K_SRLI},   {i_srai, K_SRAI},
+        {i_slti, K_SLTI},   {i_sltiu, K_SLTIU}, {i_lui, K_LUI},     {i_auipc, K_AUIPC},
+        {i_add, K_ADD},     {i_sub, K_SUB},     {i_and, K_AND},     {i_or, K_OR},
+        {i_xor, K_XOR},     {i_sll, K_SLL},     {i_srl, K_SRL},     {i_sra, K_SRA},
+        {i_slt, K_SLT},     {i_sltu, K_SLTU},   {i_addw, K_ADDW},   {i_subw, K_SUBW},
+        {m_mul, K_MUL},     {i_jal, K_JAL},     {i_jalr, K_JALR},   {i_beq, K_BEQ},
+        {i_bne, K_BNE},     {i_blt, K_BLT},     {i_bge, K_BGE},     {i_bltu, K_BLTU},
+        {i_bgeu, K_BGEU},   {i_lb, K_LB},       {i_lbu, K_LBU},     {i_lh, K_LH},
+        {i_lhu, K_LHU},     {i_lw, K_LW},       {i_lwu, K_LWU},     {i_ld, K_LD},
+        {i_sb, K_SB},       {i_sh, K_SH},       {i_sw, K_SW},       {i_sd, K_SD},
+        {i_slliw, K_SLLIW}, {i_srliw, K_SRLIW}, {i_sraiw, K_SRAIW}, {i_sllw, K_SLLW},
+        {i_srlw, K_SRLW},   {i_sraw, K_SRAW},   {m_mulw, K_MULW},
     };
     for (unsigned i = 0; i < sizeof map / sizeof map[0]; i++)
         if (map[i].fn == fn) return map[i].k;

@@ -265,11 +265,41 @@ H(f_fcvt_d_s)
 
 uint8_t hart_kind_of_fp(hart_exec_fn fn)
 {
-    return fn == f_flw   ? K_FLW
-           : fn == f_fld ? K_FLD
-           : fn == f_fsw ? K_FSW
-           : fn == f_fsd ? K_FSD
-                         : K_CALL;
+    static const struct {
+        hart_exec_fn fn;
+        uint8_t k;
+    } map[] = {
+        {f_flw, K_FLW},
+        {f_fld, K_FLD},
+        {f_fsw, K_FSW},
+        {f_fsd, K_FSD},
+        {f_fmv_x_d, K_FMV_X_D},
+        {f_fmv_d_x, K_FMV_D_X},
+#if HART_FP_INLINE
+        {f_fadd_s, K_FADD_S},
+        {f_fsub_s, K_FSUB_S},
+        {f_fmul_s, K_FMUL_S},
+        {f_fadd_d, K_FADD_D},
+        {f_fsub_d, K_FSUB_D},
+        {f_fmul_d, K_FMUL_D},
+        {f_fmadd_s, K_FMADD_S},
+        {f_fmadd_d, K_FMADD_D},
+        {f_fdiv_s, K_FDIV_S},
+        {f_fdiv_d, K_FDIV_D},
+        {f_fsqrt_s, K_FSQRT_S},
+        {f_fsqrt_d, K_FSQRT_D},
+#endif
+    };
+    for (unsigned i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (map[i].fn == fn) {
+#if HART_FP_INLINE
+            /* the fused cases use the host's FMA3 instruction */
+            if ((map[i].k == K_FMADD_S || map[i].k == K_FMADD_D) && !__builtin_cpu_supports("fma"))
+                return K_CALL;
+#endif
+            return map[i].k;
+        }
+    return K_CALL;
 }
 
 #define B(n, f, w)                                                                                 \

@@ -8,7 +8,13 @@
 #include "xphmg_csr.h"
 #include "mem_hook.h"
 
-_Static_assert(sizeof(hart_insn) == 32, "a cache entry should fill half a cache line");
+_Static_assert(sizeof(hart_insn) == 64, "a cache entry should fill one cache line");
+
+/* The fast loop's case addresses (labels-as-values, so they only exist inside
+ * run_fast); published by run_fast(h, 0), which hart_new calls, so that refill() can
+ * store an entry's case address in the entry itself. */
+static const void *const *case_labels;
+static void run_fast(hart *h, int64_t n);
 
 #define ICACHE_ENTRIES (UINT64_C(1) << 16) /* direct-mapped, indexed by pc >> 1 */
 #define EMPTY_TAG      UINT64_MAX
@@ -111,7 +117,7 @@ hart *hart_new(sim_mem *mem, uint64_t reset_pc)
     h->page_flags = calloc((size_t)((h->ram_size + 4095) >> 12) + 1, 1);
     /* Two sentinel entries past the end (never filled, tag EMPTY) let the run loop find
      * a fall-through successor at d + len/2 without wrapping the index. */
-    h->icache = malloc(sizeof(hart_insn) * (ICACHE_ENTRIES + 2));
+    h->icache = aligned_alloc(64, sizeof(hart_insn) * (ICACHE_ENTRIES + 2));
     h->xop_fn = calloc(XOP__COUNT, sizeof *h->xop_fn);
     h->xop_wr = calloc(XOP__COUNT, 1);
     h->xop_kind = calloc(XOP__COUNT, 1);
@@ -121,6 +127,7 @@ hart *hart_new(sim_mem *mem, uint64_t reset_pc)
         return NULL;
     }
     h->icache_mask = ICACHE_ENTRIES - 1;
+    run_fast(h, 0); /* publishes case_labels */
     h->icache[ICACHE_ENTRIES].pc = h->icache[ICACHE_ENTRIES + 1].pc = EMPTY_TAG;
     bind_all(h);
     mem_set_write_hook(mem, mem_hook, h);
@@ -338,6 +345,63 @@ static bool fetch16(hart *h, uint64_t a, uint32_t *out)
     return true;
 }
 
+/* The inline case for an instruction whose destination is x0: none of them has an
+ * effect other than writing rd, except loads (which may fault: they take the handler)
+ * and jumps (which still jump). */
+static uint8_t k_no_x0(uint8_t k)
+{
+    switch (k) {
+    case K_JAL:
+        return K_J;
+    case K_JALR:
+        return K_JR;
+    case K_LB:
+    case K_LBU:
+    case K_LH:
+    case K_LHU:
+    case K_LW:
+    case K_LWU:
+    case K_LD:
+    case K_FMV_X_D:
+        return K_CALL;
+    case K_ADDI:
+    case K_ADDIW:
+    case K_ANDI:
+    case K_ORI:
+    case K_XORI:
+    case K_SLLI:
+    case K_SRLI:
+    case K_SRAI:
+    case K_SLTI:
+    case K_SLTIU:
+    case K_LUI:
+    case K_AUIPC:
+    case K_ADD:
+    case K_SUB:
+    case K_AND:
+    case K_OR:
+    case K_XOR:
+    case K_SLL:
+    case K_SRL:
+    case K_SRA:
+    case K_SLT:
+    case K_SLTU:
+    case K_ADDW:
+    case K_SUBW:
+    case K_MUL:
+    case K_SLLIW:
+    case K_SRLIW:
+    case K_SRAIW:
+    case K_SLLW:
+    case K_SRLW:
+    case K_SRAW:
+    case K_MULW:
+        return K_NOP;
+    default:
+        return k; /* stores, branches, FP: rd is not an x destination */
+    }
+}
+
 /* Decodes the instruction at h->pc into its cache slot. Returns NULL after raising a
  * fetch fault (h->npc then holds the handler address). */
 static hart_insn *refill(hart *h, uint64_t pc)
@@ -358,8 +422,10 @@ static hart_insn *refill(hart *h, uint64_t pc)
     unsigned got = xdec_decode(bits, &x);
     hart_insn *e = &h->icache[(pc >> 1) & h->icache_mask];
     e->pc = pc;
+    e->npc = pc + len;
     e->bits = bits;
     e->len = (uint8_t)len;
+    e->step = (uint8_t)(len / 2 * sizeof(hart_insn));
     if (got != len) {
         /* Unknown or reserved encoding (or a decoder/length disagreement, which would be
          * a spec bug): illegal instruction with the raw bits in mtval. */
@@ -380,7 +446,12 @@ static hart_insn *refill(hart *h, uint64_t pc)
         e->rs2 = x.rs2 & 31;
         e->rs3 = x.rs3 & 31;
         e->rm = x.rm;
+        if (e->rd == 0) e->k = k_no_x0(e->k);
     }
+    e->lbl = case_labels[e->k];
+    /* pc-relative jumps: the slot their target maps to is fixed (the tag check still
+     * decides whether it holds the target), so the loop need not index the cache */
+    e->tslot = &h->icache[((pc + (uint64_t)e->imm) >> 1) & h->icache_mask];
     uint64_t off = pc - h->ram_base;
     h->page_flags[off >> 12] |= PAGE_CODE;
     h->page_flags[(off + len - 1) >> 12] |= PAGE_CODE;
@@ -461,31 +532,114 @@ static int64_t batch_len(const hart *h, uint64_t left)
 static void run_fast(hart *h, int64_t n)
 {
     static const void *const cases[K__COUNT] = {
-        [K_CALL] = &&k_call,   [K_ADDI] = &&k_addi, [K_ADDIW] = &&k_addiw, [K_ANDI] = &&k_andi,
-        [K_ORI] = &&k_ori,     [K_XORI] = &&k_xori, [K_SLLI] = &&k_slli,   [K_SRLI] = &&k_srli,
-        [K_SRAI] = &&k_srai,   [K_SLTI] = &&k_slti, [K_SLTIU] = &&k_sltiu, [K_LUI] = &&k_lui,
-        [K_AUIPC] = &&k_auipc, [K_ADD] = &&k_add,   [K_SUB] = &&k_sub,     [K_AND] = &&k_and,
-        [K_OR] = &&k_or,       [K_XOR] = &&k_xor,   [K_SLL] = &&k_sll,     [K_SRL] = &&k_srl,
-        [K_SRA] = &&k_sra,     [K_SLT] = &&k_slt,   [K_SLTU] = &&k_sltu,   [K_ADDW] = &&k_addw,
-        [K_SUBW] = &&k_subw,   [K_MUL] = &&k_mul,   [K_JAL] = &&k_jal,     [K_JALR] = &&k_jalr,
-        [K_BEQ] = &&k_beq,     [K_BNE] = &&k_bne,   [K_BLT] = &&k_blt,     [K_BGE] = &&k_bge,
-        [K_BLTU] = &&k_bltu,   [K_BGEU] = &&k_bgeu, [K_LB] = &&k_lb,       [K_LBU] = &&k_lbu,
-        [K_LH] = &&k_lh,       [K_LHU] = &&k_lhu,   [K_LW] = &&k_lw,       [K_LWU] = &&k_lwu,
-        [K_LD] = &&k_ld,       [K_SB] = &&k_sb,     [K_SH] = &&k_sh,       [K_SW] = &&k_sw,
-        [K_SD] = &&k_sd,       [K_FLW] = &&k_flw,   [K_FLD] = &&k_fld,     [K_FSW] = &&k_fsw,
+        [K_CALL] = &&k_call,
+        [K_ADDI] = &&k_addi,
+        [K_ADDIW] = &&k_addiw,
+        [K_ANDI] = &&k_andi,
+        [K_ORI] = &&k_ori,
+        [K_XORI] = &&k_xori,
+        [K_SLLI] = &&k_slli,
+        [K_SRLI] = &&k_srli,
+        [K_SRAI] = &&k_srai,
+        [K_SLTI] = &&k_slti,
+        [K_SLTIU] = &&k_sltiu,
+        [K_LUI] = &&k_lui,
+        [K_AUIPC] = &&k_auipc,
+        [K_ADD] = &&k_add,
+        [K_SUB] = &&k_sub,
+        [K_AND] = &&k_and,
+        [K_OR] = &&k_or,
+        [K_XOR] = &&k_xor,
+        [K_SLL] = &&k_sll,
+        [K_SRL] = &&k_srl,
+        [K_SRA] = &&k_sra,
+        [K_SLT] = &&k_slt,
+        [K_SLTU] = &&k_sltu,
+        [K_ADDW] = &&k_addw,
+        [K_SUBW] = &&k_subw,
+        [K_MUL] = &&k_mul,
+        [K_JAL] = &&k_jal,
+        [K_JALR] = &&k_jalr,
+        [K_BEQ] = &&k_beq,
+        [K_BNE] = &&k_bne,
+        [K_BLT] = &&k_blt,
+        [K_BGE] = &&k_bge,
+        [K_BLTU] = &&k_bltu,
+        [K_BGEU] = &&k_bgeu,
+        [K_LB] = &&k_lb,
+        [K_LBU] = &&k_lbu,
+        [K_LH] = &&k_lh,
+        [K_LHU] = &&k_lhu,
+        [K_LW] = &&k_lw,
+        [K_LWU] = &&k_lwu,
+        [K_LD] = &&k_ld,
+        [K_SB] = &&k_sb,
+        [K_SH] = &&k_sh,
+        [K_SW] = &&k_sw,
+        [K_SD] = &&k_sd,
+        [K_FLW] = &&k_flw,
+        [K_FLD] = &&k_fld,
+        [K_FSW] = &&k_fsw,
         [K_FSD] = &&k_fsd,
+        [K_SLLIW] = &&k_slliw,
+        [K_SRLIW] = &&k_srliw,
+        [K_SRAIW] = &&k_sraiw,
+        [K_SLLW] = &&k_sllw,
+        [K_SRLW] = &&k_srlw,
+        [K_SRAW] = &&k_sraw,
+        [K_MULW] = &&k_mulw,
+        [K_NOP] = &&k_nop,
+        [K_J] = &&k_j,
+        [K_JR] = &&k_jr,
+        [K_FMV_X_D] = &&k_fmv_x_d,
+        [K_FMV_D_X] = &&k_fmv_d_x,
+#if HART_FP_INLINE
+        [K_FADD_S] = &&k_fadd_s,
+        [K_FSUB_S] = &&k_fsub_s,
+        [K_FMUL_S] = &&k_fmul_s,
+        [K_FMADD_S] = &&k_fmadd_s,
+        [K_FADD_D] = &&k_fadd_d,
+        [K_FSUB_D] = &&k_fsub_d,
+        [K_FMUL_D] = &&k_fmul_d,
+        [K_FMADD_D] = &&k_fmadd_d,
+        [K_FDIV_S] = &&k_fdiv_s,
+        [K_FDIV_D] = &&k_fdiv_d,
+        [K_FSQRT_S] = &&k_fsqrt_s,
+        [K_FSQRT_D] = &&k_fsqrt_d,
+#else
+        [K_FADD_S] = &&k_call,
+        [K_FSUB_S] = &&k_call,
+        [K_FMUL_S] = &&k_call,
+        [K_FMADD_S] = &&k_call,
+        [K_FADD_D] = &&k_call,
+        [K_FSUB_D] = &&k_call,
+        [K_FMUL_D] = &&k_call,
+        [K_FMADD_D] = &&k_call,
+        [K_FDIV_S] = &&k_call,
+        [K_FDIV_D] = &&k_call,
+        [K_FSQRT_S] = &&k_call,
+        [K_FSQRT_D] = &&k_call,
+#endif
     };
+    if (n <= 0) {
+        case_labels = cases;
+        return;
+    }
+    _Static_assert(sizeof cases / sizeof cases[0] == K__COUNT, "a case per kind");
     hart_insn *const ic = h->icache;
     const uint64_t mask = h->icache_mask;
     hart_exec_fn *const xfn = h->xop_fn;
     uint64_t *const x = h->x, *const f = h->f;
     uint8_t *const ram = h->ram;
     const uint64_t base = h->ram_base, size = h->ram_size;
+    /* One bound for every width: off < lim means 8 bytes at off are in RAM. Accesses to
+     * RAM's last 7 bytes (and all of a RAM under 8 bytes) take the handler, which is
+     * exact; one bound saves a computation per access. */
+    const uint64_t lim = size >= 8 ? size - 7 : 0;
     const uint8_t *const pflags = h->page_flags;
-    /* Retired count = ir0 + (n0 - n): the countdown doubles as the counter. */
-    const int64_t n0 = n;
-    uint64_t pc = h->pc, ir0 = h->instret;
-#define IR() (ir0 + (uint64_t)(n0 - n))
+    /* Retired count = irn - n: the countdown doubles as the counter. */
+    uint64_t pc = h->pc, irn = h->instret + (uint64_t)n;
+#define IR() (irn - (uint64_t)n)
     hart_insn *d; /* the entry of the instruction at pc (d->pc == pc) */
 
 #define FETCH()                                                                                    \
@@ -501,29 +655,31 @@ static void run_fast(hart *h, int64_t n)
             }                                                                                      \
         }                                                                                          \
     } while (0)
-/* Retire an inline case and go to the next instruction's case. */
+/* Retire an inline case and go to the next instruction's case. n counts down from
+ * its start (>= 1) by one per instruction, so it reaches 0 exactly. */
 #define NEXT_INSN(npc)                                                                             \
     do {                                                                                           \
         pc = (npc);                                                                                \
-        if (UNLIKELY(--n <= 0)) goto out;                                                          \
+        if (UNLIKELY(--n == 0)) goto out;                                                          \
         FETCH();                                                                                   \
-        goto *cases[d->k];                                                                         \
+        goto * d->lbl;                                                                             \
     } while (0)
 /* Retire an inline case and fall through to the next instruction: its entry, if
- * cached, is the neighbouring slot (index (pc >> 1) & mask, plus sentinels at the end). */
+ * cached, is the neighbouring slot (index (pc >> 1) & mask, plus sentinels at the end),
+ * d->step bytes on. */
 #define NEXT_SEQ()                                                                                 \
     do {                                                                                           \
-        unsigned l_ = d->len;                                                                      \
-        pc += l_;                                                                                  \
-        if (UNLIKELY(--n <= 0)) goto out;                                                          \
-        d += l_ >> 1;                                                                              \
+        pc = d->npc;                                                                               \
+        if (UNLIKELY(--n == 0)) goto out;                                                          \
+        d = (hart_insn *)((char *)d + d->step);                                                    \
         if (UNLIKELY(d->pc != pc)) FETCH();                                                        \
-        goto *cases[d->k];                                                                         \
+        goto * d->lbl;                                                                             \
     } while (0)
+/* Inline cases never see rd == 0 (refill gives those K_NOP/K_J/K_JR or the handler),
+ * so x0 stays zero without a check. */
 #define WX(v)                                                                                      \
     do {                                                                                           \
         x[d->rd] = (v);                                                                            \
-        x[0] = 0; /* cheaper than a branch on rd */                                                \
     } while (0)
 #define ALU(name, expr)                                                                            \
     name : {                                                                                       \
@@ -537,16 +693,28 @@ static void run_fast(hart *h, int64_t n)
         WX(expr);                                                                                  \
         NEXT_SEQ();                                                                                \
     }
+/* Retire an inline case and go to npc, whose cache slot is at `slot`. */
+#define NEXT_AT(npc, slot)                                                                         \
+    do {                                                                                           \
+        pc = (npc);                                                                                \
+        d = (slot);                                                                                \
+        if (UNLIKELY(--n == 0)) goto out;                                                          \
+        if (UNLIKELY(d->pc != pc)) FETCH();                                                        \
+        goto * d->lbl;                                                                             \
+    } while (0)
 #define BRANCH(name, cond)                                                                         \
     name : {                                                                                       \
         uint64_t a = x[d->rs1], b = x[d->rs2];                                                     \
-        NEXT_INSN((cond) ? pc + (uint64_t)d->imm : pc + d->len);                                   \
+        if (cond)                                                                                  \
+            NEXT_AT(pc + (uint64_t)d->imm, d->tslot);                                              \
+        else                                                                                       \
+            NEXT_AT(d->npc, (hart_insn *)((char *)d + d->step));                                   \
     }
 /* RAM only: anything else (devices, faults) is the handler's business. */
 #define LOADK(name, nb, T, conv)                                                                   \
     name : {                                                                                       \
         uint64_t off = x[d->rs1] + (uint64_t)d->imm - base;                                        \
-        if (UNLIKELY(off > size - nb)) goto k_call;                                                \
+        if (UNLIKELY(off >= lim)) goto k_call;                                                     \
         T t;                                                                                       \
         memcpy(&t, ram + off, nb);                                                                 \
         WX(conv);                                                                                  \
@@ -558,7 +726,7 @@ static void run_fast(hart *h, int64_t n)
     name : {                                                                                       \
         uint64_t off = x[d->rs1] + (uint64_t)d->imm - base;                                        \
         if (UNLIKELY(!(COND))) goto k_call;                                                        \
-        if (UNLIKELY(off > size - nb)) goto k_call;                                                \
+        if (UNLIKELY(off >= lim)) goto k_call;                                                     \
         if (UNLIKELY(pflags[off >> 12] | pflags[(off + nb - 1) >> 12]) &&                          \
             ((pflags[off >> 12] | pflags[(off + nb - 1) >> 12]) & PAGE_CODE ||                     \
              (off + base < h->watch_hi && off + base + nb > h->watch_lo)))                         \
@@ -567,29 +735,189 @@ static void run_fast(hart *h, int64_t n)
         memcpy(ram + off, &t, nb);                                                                 \
         NEXT_SEQ();                                                                                \
     }
-/* flw/fld: FS != Off; the value is NaN-boxed (flw) and FS becomes Dirty. */
+/* flw/fld: the value is NaN-boxed (flw); FS must already be Dirty (the handler does
+ * the Off check and the state change otherwise). */
 #define FLOADK(name, nb, T, box)                                                                   \
     name : {                                                                                       \
         uint64_t off = x[d->rs1] + (uint64_t)d->imm - base;                                        \
-        if (UNLIKELY(off > size - nb) || UNLIKELY(!(h->mstatus & MSTATUS_FS))) goto k_call;        \
+        if (UNLIKELY(off >= lim) || UNLIKELY((h->mstatus & MSTATUS_FS) != FS_DIRTY)) goto k_call;  \
         T t;                                                                                       \
         memcpy(&t, ram + off, nb);                                                                 \
         f[d->rd] = (box) | t;                                                                      \
-        h->mstatus |= FS_DIRTY;                                                                    \
+        NEXT_SEQ();                                                                                \
+    }
+
+#if HART_FP_INLINE
+    /* Inline F/D arithmetic on the host's SSE unit, exact (the same host operations as
+     * rvfp). Applies only with FS already Dirty and the rounding mode resolving to RNE,
+     * which is the host's default MXCSR (0x1f80: RNE, all exceptions masked, no FTZ/DAZ),
+     * so there is no mode switch. The host's sticky flags are not cleared after every
+     * operation (ldmxcsr is the costly part): mx holds the MXCSR value last seen, whose
+     * flags are already accrued into fflags (fflags is sticky too, so seeing a flag
+     * again changes nothing). The loop restores the default MXCSR (MX_CLEAN) before any
+     * handler runs and when it returns, so nothing else ever sees a stale flag, and no
+     * csrr of fflags can run while flags are pending. Before the first inline operation
+     * after a clean MXCSR, a check that it really is the default (nobody else left a
+     * mode or a flag in it) keeps foreign state out. Anything unusual (another mode,
+     * unboxed single operands, a NaN out of an fma) goes to the handler. */
+    unsigned mx = 0x1f80u;
+    static const uint8_t mxf[64] = {
+#define MXF(m)                                                                                     \
+    (((m)&1 ? 0x10 : 0) | ((m)&4 ? 0x08 : 0) | ((m)&8 ? 0x04 : 0) | ((m)&16 ? 0x02 : 0) |          \
+     ((m)&32 ? 0x01 : 0))
+#define MXF4(m)  MXF(m), MXF(m + 1), MXF(m + 2), MXF(m + 3)
+#define MXF16(m) MXF4(m), MXF4(m + 4), MXF4(m + 8), MXF4(m + 12)
+        MXF16(0), MXF16(16), MXF16(32), MXF16(48)
+#undef MXF
+#undef MXF4
+#undef MXF16
+    };
+#define MX_CLEAN()                                                                                 \
+    do {                                                                                           \
+        if (UNLIKELY(mx != 0x1f80u)) {                                                             \
+            static const unsigned mx_def_ = 0x1f80u;                                               \
+            __asm__ volatile("ldmxcsr %0" : : "m"(mx_def_));                                       \
+            mx = 0x1f80u;                                                                          \
+        }                                                                                          \
+    } while (0)
+/* FS Dirty and rm (7 = frm) RNE, else the handler; with a clean MXCSR, check it. */
+#define FP_PRE()                                                                                   \
+    do {                                                                                           \
+        if (UNLIKELY((h->mstatus & MSTATUS_FS) != FS_DIRTY)) goto k_call;                          \
+        unsigned rm_ = d->rm;                                                                      \
+        if (rm_ == 7) rm_ = h->frm;                                                                \
+        if (UNLIKELY(rm_ != 0)) goto k_call;                                                       \
+        if (mx == 0x1f80u) {                                                                       \
+            unsigned st0_;                                                                         \
+            __asm__ volatile("stmxcsr %0" : "=m"(st0_));                                           \
+            if (UNLIKELY(st0_ != 0x1f80u)) goto k_call;                                            \
+        }                                                                                          \
+    } while (0)
+/* After the operation: st is MXCSR; accrue new flags (a changed control field means
+ * someone else's state: drop the result, restore, let the handler do it). */
+#define FP_POST(st)                                                                                \
+    do {                                                                                           \
+        if (UNLIKELY((st) != mx)) {                                                                \
+            if (UNLIKELY(((st) & ~0x3fu) != 0x1f80u)) {                                            \
+                mx = 1;                                                                            \
+                goto k_call;                                                                       \
+            }                                                                                      \
+            h->fflags |= mxf[(st)&63];                                                             \
+            mx = (st);                                                                             \
+        }                                                                                          \
+    } while (0)
+/* FBIN_*: rd = rs1 op RS2; sqrt is "rd = sqrt(rs1)" with RS2 = rs1 */
+#define FBIN_D(name, insn, RS2)                                                                    \
+    name : {                                                                                       \
+        FP_PRE();                                                                                  \
+        double a_, b_;                                                                             \
+        uint64_t r_;                                                                               \
+        unsigned st_;                                                                              \
+        memcpy(&a_, &f[d->rs1], 8);                                                                \
+        memcpy(&b_, &f[d->RS2], 8);                                                                \
+        __asm__ volatile(insn " %[y], %[x]\n\tstmxcsr %[s]"                                        \
+                         : [x] "+x"(a_), [s] "=m"(st_)                                             \
+                         : [y] "x"(b_));                                                           \
+        FP_POST(st_);                                                                              \
+        memcpy(&r_, &a_, 8);                                                                       \
+        if (UNLIKELY((r_ >> 52 & 0x7ff) == 0x7ff) && (r_ << 12))                                   \
+            r_ = UINT64_C(0x7ff8000000000000); /* canonical NaN */                                 \
+        f[d->rd] = r_;                                                                             \
+        NEXT_SEQ();                                                                                \
+    }
+#define BOXED(v) ((v) >> 32 == 0xffffffffu)
+#define FBIN_S(name, insn, RS2)                                                                    \
+    name : {                                                                                       \
+        FP_PRE();                                                                                  \
+        uint64_t ra_ = f[d->rs1], rb_ = f[d->RS2];                                                 \
+        if (UNLIKELY(!BOXED(ra_) || !BOXED(rb_))) goto k_call;                                     \
+        float a_, b_;                                                                              \
+        uint32_t r_, ua_ = (uint32_t)ra_, ub_ = (uint32_t)rb_;                                     \
+        unsigned st_;                                                                              \
+        memcpy(&a_, &ua_, 4);                                                                      \
+        memcpy(&b_, &ub_, 4);                                                                      \
+        __asm__ volatile(insn " %[y], %[x]\n\tstmxcsr %[s]"                                        \
+                         : [x] "+x"(a_), [s] "=m"(st_)                                             \
+                         : [y] "x"(b_));                                                           \
+        FP_POST(st_);                                                                              \
+        memcpy(&r_, &a_, 4);                                                                       \
+        if (UNLIKELY((r_ >> 23 & 0xff) == 0xff) && (r_ << 9))                                      \
+            r_ = 0x7fc00000u; /* canonical NaN */                                                  \
+        f[d->rd] = UINT64_C(0xffffffff00000000) | r_;                                              \
         NEXT_SEQ();                                                                                \
     }
 
     FETCH();
-    goto *cases[d->k];
+    goto * d->lbl;
+
+    FBIN_D(k_fadd_d, "addsd", rs2)
+    FBIN_D(k_fsub_d, "subsd", rs2)
+    FBIN_D(k_fmul_d, "mulsd", rs2)
+    FBIN_D(k_fdiv_d, "divsd", rs2)
+    FBIN_D(k_fsqrt_d, "sqrtsd", rs1)
+    FBIN_S(k_fadd_s, "addss", rs2)
+    FBIN_S(k_fsub_s, "subss", rs2)
+    FBIN_S(k_fmul_s, "mulss", rs2)
+    FBIN_S(k_fdiv_s, "divss", rs2)
+    FBIN_S(k_fsqrt_s, "sqrtss", rs1)
+/* fmadd: rd = rs1 * rs2 + rs3, one rounding. A NaN result goes to the handler, which
+ * knows RISC-V's rule for inf * 0 + qNaN (flags accrued here are a subset of its). */
+k_fmadd_d : {
+    FP_PRE();
+    double a_, b_, c_;
+    uint64_t r_;
+    unsigned st_;
+    memcpy(&a_, &f[d->rs1], 8);
+    memcpy(&b_, &f[d->rs2], 8);
+    memcpy(&c_, &f[d->rs3], 8);
+    __asm__ volatile("vfmadd231sd %[b], %[a], %[c]\n\tstmxcsr %[s]"
+                     : [c] "+x"(c_), [s] "=m"(st_)
+                     : [a] "x"(a_), [b] "x"(b_));
+    FP_POST(st_);
+    memcpy(&r_, &c_, 8);
+    if (UNLIKELY((r_ >> 52 & 0x7ff) == 0x7ff) && (r_ << 12)) goto k_call;
+    f[d->rd] = r_;
+    NEXT_SEQ();
+}
+k_fmadd_s : {
+    FP_PRE();
+    uint64_t ra_ = f[d->rs1], rb_ = f[d->rs2], rc_ = f[d->rs3];
+    if (UNLIKELY(!BOXED(ra_) || !BOXED(rb_) || !BOXED(rc_))) goto k_call;
+    float a_, b_, c_;
+    uint32_t r_, ua_ = (uint32_t)ra_, ub_ = (uint32_t)rb_, uc_ = (uint32_t)rc_;
+    unsigned st_;
+    memcpy(&a_, &ua_, 4);
+    memcpy(&b_, &ub_, 4);
+    memcpy(&c_, &uc_, 4);
+    __asm__ volatile("vfmadd231ss %[b], %[a], %[c]\n\tstmxcsr %[s]"
+                     : [c] "+x"(c_), [s] "=m"(st_)
+                     : [a] "x"(a_), [b] "x"(b_));
+    FP_POST(st_);
+    memcpy(&r_, &c_, 4);
+    if (UNLIKELY((r_ >> 23 & 0xff) == 0xff) && (r_ << 9)) goto k_call;
+    f[d->rd] = UINT64_C(0xffffffff00000000) | r_;
+    NEXT_SEQ();
+}
+#undef FP_PRE
+#undef FP_POST
+#undef FBIN_D
+#undef FBIN_S
+#undef BOXED
+#else
+#define MX_CLEAN() ((void)0)
+    FETCH();
+    goto * d->lbl;
+#endif
 
 k_call:
+    MX_CLEAN();
     h->pc = pc;
     h->instret = IR();
     pc = xfn[d->op](h, d);
-    ir0 = h->instret - (uint64_t)(n0 - n); /* +1 by the decrement below, unless it trapped */
-    if (UNLIKELY(--n <= 0) || UNLIKELY(h->stop)) goto out;
+    irn = h->instret + (uint64_t)n; /* +1 by the decrement below, unless it trapped */
+    if (UNLIKELY(--n == 0) || UNLIKELY(h->stop)) goto out;
     FETCH();
-    goto *cases[d->k];
+    goto * d->lbl;
 
     ALUI(k_addi, a + b)
     ALUI(k_addiw, (uint64_t)sext32(a + b))
@@ -620,16 +948,36 @@ k_auipc:
     ALU(k_addw, (uint64_t)sext32(a + b))
     ALU(k_subw, (uint64_t)sext32(a - b))
     ALU(k_mul, a * b)
-k_jal : {
-    uint64_t t = pc + (uint64_t)d->imm;
-    WX(pc + d->len);
-    NEXT_INSN(t);
-}
+    ALUI(k_slliw, (uint64_t)sext32((uint32_t)a << (b & 31)))
+    ALUI(k_srliw, (uint64_t)sext32((uint32_t)a >> (b & 31)))
+    ALUI(k_sraiw, (uint64_t)(int64_t)((int32_t)(uint32_t)a >> (b & 31)))
+    ALU(k_sllw, (uint64_t)sext32((uint32_t)a << (b & 31)))
+    ALU(k_srlw, (uint64_t)sext32((uint32_t)a >> (b & 31)))
+    ALU(k_sraw, (uint64_t)(int64_t)((int32_t)(uint32_t)a >> (b & 31)))
+    ALU(k_mulw, (uint64_t)sext32((uint32_t)a * (uint32_t)b))
+k_nop:
+    NEXT_SEQ();
+/* fmv.x.d needs FS != Off; fmv.d.x writes FP state, so FS must already be Dirty. */
+k_fmv_x_d:
+    if (UNLIKELY(!(h->mstatus & MSTATUS_FS))) goto k_call;
+    WX(f[d->rs1]);
+    NEXT_SEQ();
+k_fmv_d_x:
+    if (UNLIKELY((h->mstatus & MSTATUS_FS) != FS_DIRTY)) goto k_call;
+    f[d->rd] = x[d->rs1];
+    NEXT_SEQ();
+k_jal:
+    WX(d->npc);
+    NEXT_AT(pc + (uint64_t)d->imm, d->tslot);
 k_jalr : {
     uint64_t t = (x[d->rs1] + (uint64_t)d->imm) & ~UINT64_C(1);
-    WX(pc + d->len);
+    WX(d->npc);
     NEXT_INSN(t);
 }
+k_j:
+    NEXT_AT(pc + (uint64_t)d->imm, d->tslot);
+k_jr:
+    NEXT_INSN((x[d->rs1] + (uint64_t)d->imm) & ~UINT64_C(1));
     BRANCH(k_beq, a == b)
     BRANCH(k_bne, a != b)
     BRANCH(k_blt, (int64_t)a < (int64_t)b)
@@ -653,12 +1001,14 @@ k_jalr : {
     FLOADK(k_fld, 8, uint64_t, 0)
 
 out:
+    MX_CLEAN();
     h->pc = pc;
     h->instret = IR();
 #undef IR
 #undef FETCH
 #undef NEXT_INSN
 #undef NEXT_SEQ
+#undef NEXT_AT
 #undef WX
 #undef ALU
 #undef ALUI
@@ -666,6 +1016,7 @@ out:
 #undef LOADK
 #undef STOREK
 #undef FLOADK
+#undef MX_CLEAN
 }
 
 static void run_traced(hart *h, int64_t n)

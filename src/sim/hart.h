@@ -78,16 +78,23 @@ typedef struct hart_insn hart_insn;
 typedef uint64_t (*hart_exec_fn)(hart *h, const hart_insn *d);
 
 /* A decoded instruction as cached per address: the generated decoder's fields plus the
- * raw bits (mtval, commit log) and the run loop's case. 32 bytes, so an entry never
- * straddles a cache line; the handler is h->xop_fn[op]. */
+ * raw bits (mtval, commit log) and what the fast run loop needs to go on without
+ * recomputing it (its case's address, the fall-through address and the distance to the
+ * fall-through's slot). 64 bytes and 64-byte aligned: one entry, one cache line; the
+ * handler is h->xop_fn[op]. */
 struct hart_insn {
     uint64_t pc; /* tag: the address this entry decodes; ~0 = empty */
     int64_t imm;
+    uint64_t npc;    /* pc + len */
+    const void *lbl; /* the run loop's case (internal to hart.c) */
     uint32_t bits;
     uint16_t op, csr;
     uint8_t len, rd, rs1, rs2, rs3, rm;
-    uint8_t wr; /* what it writes, for the commit log: HART_WR_* */
-    uint8_t k;  /* the run loop's inline case for common instructions; 0 = call the handler */
+    uint8_t wr;   /* what it writes, for the commit log: HART_WR_* */
+    uint8_t k;    /* the run loop's inline case for common instructions; 0 = call the handler */
+    uint8_t step; /* bytes from this entry to the fall-through's entry */
+    uint8_t pad_[7];
+    hart_insn *tslot; /* jal/branches: the cache slot of the target (tag still checked) */
 };
 enum { HART_WR_NONE = 0, HART_WR_X = 1, HART_WR_F = 2 };
 

@@ -95,12 +95,48 @@ enum {
     K_FLD,
     K_FSW,
     K_FSD,
+    K_SLLIW,
+    K_SRLIW,
+    K_SRAIW,
+    K_SLLW,
+    K_SRLW,
+    K_SRAW,
+    K_MULW,
+    /* Assigned by refill(), never by hart_kind_of: an instruction that writes only
+     * x0 (a no-op), and jal/jalr that link nothing. So the inline cases never write x0
+     * and need not re-zero it. */
+    K_NOP,
+    K_J,
+    K_JR,
+    /* F/D arithmetic done in the loop on x86-64 hosts (SSE; see run_fast): RNE only, FS
+     * already Dirty, everything else through the handler. */
+    K_FADD_S,
+    K_FSUB_S,
+    K_FMUL_S,
+    K_FMADD_S,
+    K_FADD_D,
+    K_FSUB_D,
+    K_FMUL_D,
+    K_FMADD_D,
+    K_FDIV_S,
+    K_FDIV_D,
+    K_FSQRT_S,
+    K_FSQRT_D,
+    K_FMV_X_D,
+    K_FMV_D_X,
     K__COUNT
 };
 /* The inline case for a base handler (exec_base.c) or an FP load/store (exec_fp.c),
  * K_CALL for any other. */
 uint8_t hart_kind_of(hart_exec_fn fn);
 uint8_t hart_kind_of_fp(hart_exec_fn fn);
+
+/* The inline F/D cases (K_FADD_S..K_FMADD_D) exist on x86-64 hosts only. */
+#if defined(__x86_64__)
+#define HART_FP_INLINE 1
+#else
+#define HART_FP_INLINE 0
+#endif
 
 /* Per-4-KiB-page flags over RAM (h->page_flags): stores into a flagged page take the
  * notify path. */

@@ -171,7 +171,7 @@ static bool set_csr(ctx *c, cap_profile *p, const yaml_node_t *key, const yaml_n
 /* Cross-CSR rules: what the unit and the numeric engine can honour (docs/cap.md). */
 static bool check(ctx *c, const cap_profile *p)
 {
-    uint64_t flags, cur, sup, pm, alu, pcap, fp8;
+    uint64_t flags = 0, cur = 0, sup = 0, pm = 0, alu = 0, pcap = 0, fp8 = 0;
     cap_profile_value(p, XPHMG_CSR_CAP_FLAGS, &flags);
     cap_profile_value(p, XPHMG_CSR_CAP_PROF_CUR, &cur);
     cap_profile_value(p, XPHMG_CSR_CAP_PROF_SUP, &sup);
