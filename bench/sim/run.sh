@@ -18,14 +18,10 @@ command -v qemu-system-riscv64 >/dev/null || { echo "run.sh: qemu-system-riscv64
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-# qemu's spike machine maps the HTIF mailboxes as an I/O region, which turns the whole
-# 4 KiB page holding `tohost` into a slow (non-RAM) page for qemu's TLB. target/link.ld
-# lets .data/.bss share that page, which makes qemu ~40x slower on these kernels; the
-# benchmark links with a copy of it that starts .data on the next page (a no-op once
-# link.ld does so itself), so both simulators run a layout that is fair to them.
-sed 's/^\( *\.data : \)ALIGN(16)/\1ALIGN(0x1000)/' "$root/target/link.ld" >"$out/link.ld"
+# target/link.ld gives the HTIF mailboxes a page of their own: qemu's spike machine maps
+# that page as I/O, and data sharing it would make qemu ~40x slower on these kernels.
 cc="riscv64-unknown-elf-gcc -march=rv64gc -mabi=lp64d -mcmodel=medany -O2 \
-  --specs=picolibc.specs -nostartfiles -I$root/target/include -T$out/link.ld \
+  --specs=picolibc.specs -nostartfiles -I$root/target/include -T$root/target/link.ld \
   $root/target/crt0.S $root/target/syscalls.c"
 for k in empty int mem fp; do
   $cc "$here/$k.c" -lm -o "$out/$k.elf"

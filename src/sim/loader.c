@@ -82,6 +82,18 @@ int sim_load_elf(const char *path, sim_mem *mem, sim_image *img, char *err, size
         goto bad_spans;
     }
 
+    /* The HTIF mailboxes are 64-bit words the hart polls: a misaligned or out-of-RAM
+     * tohost/fromhost is a broken program, refused like any other load error. */
+    static const char *const mailbox[] = {"tohost", "fromhost"};
+    for (unsigned k = 0; k < 2; k++) {
+        const xelf_symbol *m = xelf_find_symbol(e, mailbox[k]);
+        if (m && ((m->value & 7) || !mem_ptr(mem, m->value, 8))) {
+            fail(err, errlen, "%s: %s (0x%llx) is not an aligned 64-bit word in RAM", path,
+                 mailbox[k], (unsigned long long)m->value);
+            goto bad_spans;
+        }
+    }
+
     img->lo = spans[0].lo;
     img->hi = spans[0].end;
     for (unsigned k = 0; k < nload; k++) {

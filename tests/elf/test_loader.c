@@ -137,6 +137,14 @@ static void test_refusals(void **state)
     eg_put16(b, offsetof(Elf64_Ehdr, e_phnum), 0);
     expect_refused(b, EG_LEN, "no loadable segment");
 
+    /* the HTIF mailbox must be an aligned 64-bit word in RAM (symbol 6 is tohost) */
+    eg_build(b);
+    eg_sym(b, 6, 8, STB_GLOBAL, STT_OBJECT, 3, EG_DATA_ADDR + 9, 8);
+    expect_refused(b, EG_LEN, "tohost (0x80001009) is not an aligned 64-bit word in RAM");
+    eg_build(b);
+    eg_sym(b, 6, 8, STB_GLOBAL, STT_OBJECT, 3, RAM_BASE + RAM_SIZE, 8);
+    expect_refused(b, EG_LEN, "tohost (0x80100000) is not an aligned 64-bit word in RAM");
+
     /* reader refusals come through with the file name */
     eg_build(b);
     b[EI_CLASS] = ELFCLASS32;
