@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../../target/include/xphmg_htif.h" /* the ABI shared with the guest */
+#include "sim_err.h"
 
 struct htif {
     sim_mem *mem;
@@ -19,15 +20,6 @@ struct htif {
     int in_fd, out_fd;
     char msg[160];
 };
-
-static void fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 static int word_ok(sim_mem *m, uint64_t addr)
 {
@@ -51,7 +43,7 @@ htif *htif_new(sim_mem *mem, uint64_t tohost, uint64_t fromhost, const char *dir
                size_t errlen)
 {
     if (!word_ok(mem, tohost) || !word_ok(mem, fromhost)) {
-        fail(err, errlen,
+        sim_errf(err, errlen,
              "htif: tohost (0x%llx) or fromhost (0x%llx) is not an aligned word "
              "in RAM",
              (unsigned long long)tohost, (unsigned long long)fromhost);
@@ -59,7 +51,7 @@ htif *htif_new(sim_mem *mem, uint64_t tohost, uint64_t fromhost, const char *dir
     }
     htif *h = calloc(1, sizeof *h);
     if (!h) {
-        fail(err, errlen, "htif: out of memory");
+        sim_errf(err, errlen, "htif: out of memory");
         return NULL;
     }
     h->sys = xsys_new(mem, dir, err, errlen);

@@ -1,21 +1,13 @@
 /* loader.c — ELF executables into guest RAM (see loader.h). All checks happen before
  * the first byte is copied, so a refused file leaves RAM untouched. */
 #include "loader.h"
+#include "sim_err.h"
 
 #include <elf.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 typedef struct {
     uint64_t lo, end; /* [lo, end) in guest memory, end computed without overflow */
@@ -34,7 +26,7 @@ int sim_load_elf(const char *path, sim_mem *mem, sim_image *img, char *err, size
     xelf *e = xelf_open(path, err, errlen);
     if (!e) return -1;
     if (xelf_type(e) != ET_EXEC) {
-        fail(err, errlen, "%s: not an executable (ELF type %u; ET_EXEC needed)", path,
+        sim_errf(err, errlen, "%s: not an executable (ELF type %u; ET_EXEC needed)", path,
              xelf_type(e));
         goto bad;
     }
@@ -42,19 +34,19 @@ int sim_load_elf(const char *path, sim_mem *mem, sim_image *img, char *err, size
     unsigned n = xelf_segment_count(e), nload = 0;
     span *spans = calloc(n ? n : 1, sizeof *spans);
     if (!spans) {
-        fail(err, errlen, "%s: out of memory", path);
+        sim_errf(err, errlen, "%s: out of memory", path);
         goto bad;
     }
     for (unsigned i = 0; i < n; i++) {
         const xelf_segment *s = xelf_segment_at(e, i);
         if (s->type != PT_LOAD || s->memsz == 0) continue;
         if (s->filesz > s->memsz) {
-            fail(err, errlen, "%s: segment %u: file size 0x%llx > memory size 0x%llx", path, i,
+            sim_errf(err, errlen, "%s: segment %u: file size 0x%llx > memory size 0x%llx", path, i,
                  (unsigned long long)s->filesz, (unsigned long long)s->memsz);
             goto bad_spans;
         }
         if (!mem_ptr(mem, s->paddr, s->memsz)) {
-            fail(err, errlen, "%s: segment %u [0x%llx, +0x%llx) outside RAM [0x%llx, +0x%llx)",
+            sim_errf(err, errlen, "%s: segment %u [0x%llx, +0x%llx) outside RAM [0x%llx, +0x%llx)",
                  path, i, (unsigned long long)s->paddr, (unsigned long long)s->memsz,
                  (unsigned long long)mem_base(mem), (unsigned long long)mem_size(mem));
             goto bad_spans;
@@ -65,20 +57,20 @@ int sim_load_elf(const char *path, sim_mem *mem, sim_image *img, char *err, size
         nload++;
     }
     if (nload == 0) {
-        fail(err, errlen, "%s: no loadable segment", path);
+        sim_errf(err, errlen, "%s: no loadable segment", path);
         goto bad_spans;
     }
     qsort(spans, nload, sizeof *spans, cmp_span);
     for (unsigned k = 1; k < nload; k++) {
         if (spans[k].lo < spans[k - 1].end) {
-            fail(err, errlen, "%s: segments %u and %u overlap at 0x%llx", path, spans[k - 1].idx,
+            sim_errf(err, errlen, "%s: segments %u and %u overlap at 0x%llx", path, spans[k - 1].idx,
                  spans[k].idx, (unsigned long long)spans[k].lo);
             goto bad_spans;
         }
     }
     uint64_t entry = xelf_entry(e);
     if (!mem_ptr(mem, entry, 2)) {
-        fail(err, errlen, "%s: entry point 0x%llx outside RAM", path, (unsigned long long)entry);
+        sim_errf(err, errlen, "%s: entry point 0x%llx outside RAM", path, (unsigned long long)entry);
         goto bad_spans;
     }
 
@@ -88,7 +80,7 @@ int sim_load_elf(const char *path, sim_mem *mem, sim_image *img, char *err, size
     for (unsigned k = 0; k < 2; k++) {
         const xelf_symbol *m = xelf_find_symbol(e, mailbox[k]);
         if (m && ((m->value & 7) || !mem_ptr(mem, m->value, 8))) {
-            fail(err, errlen, "%s: %s (0x%llx) is not an aligned 64-bit word in RAM", path,
+            sim_errf(err, errlen, "%s: %s (0x%llx) is not an aligned 64-bit word in RAM", path,
                  mailbox[k], (unsigned long long)m->value);
             goto bad_spans;
         }
@@ -163,7 +155,7 @@ int sim_place_args(sim_mem *mem, const sim_image *img, int argc, char *const *ar
                    char *err, size_t errlen)
 {
     if (argc < 0) {
-        fail(err, errlen, "negative argument count");
+        sim_errf(err, errlen, "negative argument count");
         return -1;
     }
     uint64_t strbytes = 0;
@@ -174,19 +166,19 @@ int sim_place_args(sim_mem *mem, const sim_image *img, int argc, char *const *ar
     uint64_t total = ((strbytes + 15) & ~15ULL) + ((vecbytes + 15) & ~15ULL);
     uint64_t top = (mem_base(mem) + mem_size(mem)) & ~15ULL;
     if (total > mem_size(mem) || top - mem_base(mem) < total) {
-        fail(err, errlen, "arguments (%llu bytes) do not fit in RAM", (unsigned long long)total);
+        sim_errf(err, errlen, "arguments (%llu bytes) do not fit in RAM", (unsigned long long)total);
         return -1;
     }
     uint64_t strs = top - ((strbytes + 15) & ~15ULL);
     uint64_t base = strs - ((vecbytes + 15) & ~15ULL);
     if (img && img->elf && base < img->hi && top > img->lo) {
-        fail(err, errlen, "arguments (%llu bytes) overlap the program image",
+        sim_errf(err, errlen, "arguments (%llu bytes) overlap the program image",
              (unsigned long long)total);
         return -1;
     }
     uint8_t *vec = mem_ptr(mem, base, top - base);
     if (!vec) {
-        fail(err, errlen, "arguments do not fit in RAM");
+        sim_errf(err, errlen, "arguments do not fit in RAM");
         return -1;
     }
     memset(vec, 0, top - base);

@@ -28,6 +28,7 @@
 #endif
 
 #include "../../target/include/xphmg_htif.h" /* the ABI shared with the guest */
+#include "sim_err.h"
 
 #define XSYS_MAX_FD  64
 #define XSYS_MAX_IO  (1u << 30) /* one read/write moves at most 1 GiB */
@@ -41,20 +42,11 @@ struct xsys {
     int no_openat2;
 };
 
-static void fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 xsys *xsys_new(sim_mem *mem, const char *dir, char *err, size_t errlen)
 {
     xsys *s = calloc(1, sizeof *s);
     if (!s) {
-        fail(err, errlen, "htif: out of memory");
+        sim_errf(err, errlen, "htif: out of memory");
         return NULL;
     }
     s->mem = mem;
@@ -70,7 +62,7 @@ xsys *xsys_new(sim_mem *mem, const char *dir, char *err, size_t errlen)
     if (dir) {
         s->root = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (s->root < 0) {
-            fail(err, errlen, "--dir %s: %s", dir, strerror(errno));
+            sim_errf(err, errlen, "--dir %s: %s", dir, strerror(errno));
             free(s);
             return NULL;
         }

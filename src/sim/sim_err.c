@@ -1,0 +1,13 @@
+#include "sim_err.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+void sim_errf(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || errlen == 0) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
