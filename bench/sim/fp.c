@@ -44,8 +44,7 @@ int main(void)
     for (int r = 0; r < 1500; r++)
         for (int i = 0; i < 32; i++)
             for (int j = 0; j < 32; j++) {
-                if (i == j)
-                    continue;
+                if (i == j) continue;
                 double dx = px[j] - px[i], dy = py[j] - py[i];
                 double d2 = dx * dx + dy * dy + 1e-3;
                 double inv = 1.0 / (d2 * sqrt(d2));

@@ -12,10 +12,14 @@ typedef struct rec {
 
 static rec pool[64];
 static char buf1[64], buf2[64];
-static const char *const words[] = {"DHRYSTONE PROGRAM, SOME STRING", "DHRYSTONE PROGRAM, 1'ST STRING",
-                                    "DHRYSTONE PROGRAM, 2'ND STRING", "DHRYSTONE PROGRAM, 3'RD STRING"};
+static const char *const words[] = {
+    "DHRYSTONE PROGRAM, SOME STRING", "DHRYSTONE PROGRAM, 1'ST STRING",
+    "DHRYSTONE PROGRAM, 2'ND STRING", "DHRYSTONE PROGRAM, 3'RD STRING"};
 
-__attribute__((noinline)) static int proc_a(int a, int b) { return (a * 7 + b) % 13 + (a ^ b); }
+__attribute__((noinline)) static int proc_a(int a, int b)
+{
+    return (a * 7 + b) % 13 + (a ^ b);
+}
 __attribute__((noinline)) static int proc_b(rec *r, int x)
 {
     rec tmp = *r;
@@ -38,15 +42,22 @@ int main(void)
     for (int iter = 0; iter < 400000; iter++) {
         strcpy(buf1, words[iter & 3]);
         strcpy(buf2, p->name);
-        if (strcmp(buf1, buf2) > 0)
-            sum += 3;
+        if (strcmp(buf1, buf2) > 0) sum += 3;
         sum += (uint32_t)proc_a(iter, p->val);
         sum += (uint32_t)proc_b(p, iter & 15);
         switch (p->kind) {
-        case 0: sum ^= sum << 3; break;
-        case 1: sum += sum >> 5; break;
-        case 2: sum -= (uint32_t)iter; break;
-        default: sum = sum * 2654435761u; break;
+        case 0:
+            sum ^= sum << 3;
+            break;
+        case 1:
+            sum += sum >> 5;
+            break;
+        case 2:
+            sum -= (uint32_t)iter;
+            break;
+        default:
+            sum = sum * 2654435761u;
+            break;
         }
         sum += (uint32_t)(iter / (p->kind + 1));
         p = p->next;

@@ -14,8 +14,8 @@ typedef struct xelf xelf;
 typedef struct {
     const char *name;
     uint64_t addr, size, offset;
-    uint32_t type;  /* SHT_* */
-    uint64_t flags; /* SHF_* */
+    uint32_t type;       /* SHT_* */
+    uint64_t flags;      /* SHF_* */
     const uint8_t *data; /* NULL for SHT_NOBITS */
 } xelf_section;
 
@@ -40,7 +40,7 @@ xelf *xelf_open_memory(const void *buf, size_t len, const char *name, char *err,
 void xelf_close(xelf *e);
 
 uint64_t xelf_entry(const xelf *e);
-uint16_t xelf_type(const xelf *e); /* ET_EXEC, ET_DYN, ET_REL */
+uint16_t xelf_type(const xelf *e);  /* ET_EXEC, ET_DYN, ET_REL */
 uint32_t xelf_flags(const xelf *e); /* e_flags: EF_RISCV_RVC etc. */
 
 unsigned xelf_section_count(const xelf *e);

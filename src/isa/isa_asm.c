@@ -80,7 +80,9 @@ static void put_value(wr *w, const isa_decoded *d, const isa_operand_value *v)
             put_u(w, (uint64_t)v->value, 10);
         }
         break;
-    case ISA_DISP_UDEC: put_u(w, (uint64_t)v->value, 10); break;
+    case ISA_DISP_UDEC:
+        put_u(w, (uint64_t)v->value, 10);
+        break;
     case ISA_DISP_HEX: {
         /* X-12: modulo 2^BitCount of the data format, so a sign-extended immediate
          * prints the way objdump shows it (c.lui a0,0xfffff) */
@@ -91,7 +93,9 @@ static void put_value(wr *w, const isa_decoded *d, const isa_operand_value *v)
         put_u(w, x, 16);
         break;
     }
-    case ISA_DISP_PCREL: put_u(w, d->address + (uint64_t)v->value, 16); break;
+    case ISA_DISP_PCREL:
+        put_u(w, d->address + (uint64_t)v->value, 16);
+        break;
     }
 }
 

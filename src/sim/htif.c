@@ -44,9 +44,9 @@ htif *htif_new(sim_mem *mem, uint64_t tohost, uint64_t fromhost, const char *dir
 {
     if (!word_ok(mem, tohost) || !word_ok(mem, fromhost)) {
         sim_errf(err, errlen,
-             "htif: tohost (0x%llx) or fromhost (0x%llx) is not an aligned word "
-             "in RAM",
-             (unsigned long long)tohost, (unsigned long long)fromhost);
+                 "htif: tohost (0x%llx) or fromhost (0x%llx) is not an aligned word "
+                 "in RAM",
+                 (unsigned long long)tohost, (unsigned long long)fromhost);
         return NULL;
     }
     htif *h = calloc(1, sizeof *h);

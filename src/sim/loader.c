@@ -27,7 +27,7 @@ int sim_load_elf(const char *path, sim_mem *mem, sim_image *img, char *err, size
     if (!e) return -1;
     if (xelf_type(e) != ET_EXEC) {
         sim_errf(err, errlen, "%s: not an executable (ELF type %u; ET_EXEC needed)", path,
-             xelf_type(e));
+                 xelf_type(e));
         goto bad;
     }
 
@@ -42,13 +42,13 @@ int sim_load_elf(const char *path, sim_mem *mem, sim_image *img, char *err, size
         if (s->type != PT_LOAD || s->memsz == 0) continue;
         if (s->filesz > s->memsz) {
             sim_errf(err, errlen, "%s: segment %u: file size 0x%llx > memory size 0x%llx", path, i,
-                 (unsigned long long)s->filesz, (unsigned long long)s->memsz);
+                     (unsigned long long)s->filesz, (unsigned long long)s->memsz);
             goto bad_spans;
         }
         if (!mem_ptr(mem, s->paddr, s->memsz)) {
             sim_errf(err, errlen, "%s: segment %u [0x%llx, +0x%llx) outside RAM [0x%llx, +0x%llx)",
-                 path, i, (unsigned long long)s->paddr, (unsigned long long)s->memsz,
-                 (unsigned long long)mem_base(mem), (unsigned long long)mem_size(mem));
+                     path, i, (unsigned long long)s->paddr, (unsigned long long)s->memsz,
+                     (unsigned long long)mem_base(mem), (unsigned long long)mem_size(mem));
             goto bad_spans;
         }
         spans[nload].lo = s->paddr;
@@ -63,14 +63,15 @@ int sim_load_elf(const char *path, sim_mem *mem, sim_image *img, char *err, size
     qsort(spans, nload, sizeof *spans, cmp_span);
     for (unsigned k = 1; k < nload; k++) {
         if (spans[k].lo < spans[k - 1].end) {
-            sim_errf(err, errlen, "%s: segments %u and %u overlap at 0x%llx", path, spans[k - 1].idx,
-                 spans[k].idx, (unsigned long long)spans[k].lo);
+            sim_errf(err, errlen, "%s: segments %u and %u overlap at 0x%llx", path,
+                     spans[k - 1].idx, spans[k].idx, (unsigned long long)spans[k].lo);
             goto bad_spans;
         }
     }
     uint64_t entry = xelf_entry(e);
     if (!mem_ptr(mem, entry, 2)) {
-        sim_errf(err, errlen, "%s: entry point 0x%llx outside RAM", path, (unsigned long long)entry);
+        sim_errf(err, errlen, "%s: entry point 0x%llx outside RAM", path,
+                 (unsigned long long)entry);
         goto bad_spans;
     }
 
@@ -81,7 +82,7 @@ int sim_load_elf(const char *path, sim_mem *mem, sim_image *img, char *err, size
         const xelf_symbol *m = xelf_find_symbol(e, mailbox[k]);
         if (m && ((m->value & 7) || !mem_ptr(mem, m->value, 8))) {
             sim_errf(err, errlen, "%s: %s (0x%llx) is not an aligned 64-bit word in RAM", path,
-                 mailbox[k], (unsigned long long)m->value);
+                     mailbox[k], (unsigned long long)m->value);
             goto bad_spans;
         }
     }
@@ -166,14 +167,15 @@ int sim_place_args(sim_mem *mem, const sim_image *img, int argc, char *const *ar
     uint64_t total = ((strbytes + 15) & ~15ULL) + ((vecbytes + 15) & ~15ULL);
     uint64_t top = (mem_base(mem) + mem_size(mem)) & ~15ULL;
     if (total > mem_size(mem) || top - mem_base(mem) < total) {
-        sim_errf(err, errlen, "arguments (%llu bytes) do not fit in RAM", (unsigned long long)total);
+        sim_errf(err, errlen, "arguments (%llu bytes) do not fit in RAM",
+                 (unsigned long long)total);
         return -1;
     }
     uint64_t strs = top - ((strbytes + 15) & ~15ULL);
     uint64_t base = strs - ((vecbytes + 15) & ~15ULL);
     if (img && img->elf && base < img->hi && top > img->lo) {
         sim_errf(err, errlen, "arguments (%llu bytes) overlap the program image",
-             (unsigned long long)total);
+                 (unsigned long long)total);
         return -1;
     }
     uint8_t *vec = mem_ptr(mem, base, top - base);

@@ -35,7 +35,7 @@ typedef struct {
 extern const xcsr_reg xcsr_regs[]; /* sorted by address */
 extern const unsigned xcsr_count;
 
-const xcsr_reg *xcsr_find(uint32_t addr);          /* NULL when not in the map */
+const xcsr_reg *xcsr_find(uint32_t addr);         /* NULL when not in the map */
 const xcsr_reg *xcsr_find_name(const char *name); /* by XML name */
 const xcsr_field *xcsr_find_field(const xcsr_reg *r, const char *name);
 

@@ -30,9 +30,9 @@
 
 typedef struct xdec {
     int64_t imm;
-    uint16_t op;  /* enum xop */
+    uint16_t op; /* enum xop */
     uint16_t csr;
-    uint8_t len;  /* 2 or 4; 0 when illegal */
+    uint8_t len; /* 2 or 4; 0 when illegal */
     uint8_t rd, rs1, rs2, rs3;
     uint8_t rm;
 } xdec;
