@@ -5,36 +5,38 @@
  * instead continues in M mode at the address held in s9. CAP_EXPECT_TRAP checks the
  * recorded cause. xcvt(rd, rs1, fmtsel) emits the project instruction `xcvt` (CUSTOM-0,
  * funct3 010, errata Q-83) through GNU as's .insn. */
+/* Assembler macros: clang-format would split assembler directives (".section.x"). */
+/* clang-format off */
 #ifndef CAP_TEST_H
 #define CAP_TEST_H
 
 #include "xphmg_test.h"
 
-#define CAP_TRAP_SETUP                                                                             \
-    la t0, cap_trap;                                                                               \
-    csrw mtvec, t0;                                                                                \
-    li s10, -1;                                                                                    \
+#define CAP_TRAP_SETUP                                                                    \
+    la t0, cap_trap;                                                                       \
+    csrw mtvec, t0;                                                                        \
+    li s10, -1;                                                                            \
     li s11, 0;
 
-#define CAP_TRAP_HANDLER                                                                           \
-    .align 2;                                                                                      \
-    cap_trap:                                                                                      \
-    csrr s10, mcause;                                                                              \
-    csrr s11, mtval;                                                                               \
-    li t6, 8;                                                                                      \
-    beq s10, t6, 1f;                                                                               \
-    csrr t6, mepc;                                                                                 \
-    addi t6, t6, 4;                                                                                \
-    csrw mepc, t6;                                                                                 \
-    mret;                                                                                          \
-    1 : jr s9;
+#define CAP_TRAP_HANDLER                                                                  \
+    .align 2;                                                                              \
+    cap_trap:                                                                              \
+    csrr s10, mcause;                                                                      \
+    csrr s11, mtval;                                                                       \
+    li t6, 8;                                                                              \
+    beq s10, t6, 1f;                                                                       \
+    csrr t6, mepc;                                                                         \
+    addi t6, t6, 4;                                                                        \
+    csrw mepc, t6;                                                                         \
+    mret;                                                                                  \
+    1: jr s9;
 
 /* Runs code, then fails unless exactly one trap with cause `cause` was taken. */
-#define CAP_EXPECT_TRAP(testnum, cause, code...)                                                   \
-    test_##testnum : li TESTNUM, testnum;                                                          \
-    li s10, -1;                                                                                    \
-    code;                                                                                          \
-    li t2, cause;                                                                                  \
+#define CAP_EXPECT_TRAP(testnum, cause, code...)                                          \
+    test_##testnum: li TESTNUM, testnum;                                                  \
+    li s10, -1;                                                                            \
+    code;                                                                                  \
+    li t2, cause;                                                                          \
     bne s10, t2, fail;
 
 #define xcvt(rd, rs1, fmtsel) .insn i 0x0b, 2, rd, rs1, fmtsel
@@ -50,4 +52,5 @@
 #define CAP_PREC_EXC_ST 0x7D4
 #define CAP_PREC_RSV0   0x7D5
 
+/* clang-format on */
 #endif
