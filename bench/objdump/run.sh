@@ -12,14 +12,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build}
-xod=$build/tools/objdump/xphmg-objdump
+xod=$build/tools/xphmg-objdump
 gcc=${RISCV_GCC:-riscv64-unknown-elf-gcc}
 god=${RISCV_OBJDUMP:-riscv64-unknown-elf-objdump}
 for t in "$xod" "$(command -v "$gcc" || true)" "$(command -v "$god" || true)"; do
     [ -n "$t" ] && [ -x "$t" ] || { echo "missing tool (build xphmg-objdump; run scripts/setup-deps.sh)" >&2; exit 1; }
 done
 specs=(-x spec/xphmg.xml)
-[ -f spec/xphmg-ext.xml ] && specs+=(-x spec/xphmg-ext.xml)
 
 work=$(mktemp -d)
 [ -z "${KEEP:-}" ] || echo "work dir: $work"

@@ -95,8 +95,7 @@ static bool add_insns(gen_model *m, unsigned si)
     m->insns = grown;
     for (unsigned i = 0; i < n; i++) {
         const isa_instruction *in = isa_instruction_at(sp, i);
-        /* a later file repeating an instruction (before/after the lead merges
-         * xphmg-ext.xml into xphmg.xml) adds nothing */
+        /* a later file repeating an instruction adds nothing: the first wins */
         if (find_insn(m, in->name) >= 0) continue;
         gen_insn *g = &m->insns[m->ninsns];
         g->spec = sp;

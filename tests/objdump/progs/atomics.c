@@ -33,8 +33,8 @@ bool cas(int64_t expect, int64_t desired, int32_t e32)
 {
     bool ok = __atomic_compare_exchange_n(&a64, &expect, desired, false, __ATOMIC_SEQ_CST,
                                           __ATOMIC_RELAXED);
-    ok ^= __atomic_compare_exchange_n(&a32, &e32, e32 + 1, true, __ATOMIC_ACQUIRE,
-                                      __ATOMIC_ACQUIRE);
+    ok ^=
+        __atomic_compare_exchange_n(&a32, &e32, e32 + 1, true, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE);
     return ok;
 }
 
@@ -52,6 +52,7 @@ int small(int v)
 int main(void)
 {
     int64_t s = 0;
-    for (int i = 0; i < 10; i++) s += amo64(i) + amo32(i) + cas(i, s, i) + small(i);
+    for (int i = 0; i < 10; i++)
+        s += amo64(i) + amo32(i) + cas(i, s, i) + small(i);
     return (int)(s & 1);
 }

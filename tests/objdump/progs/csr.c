@@ -3,7 +3,12 @@
  * the counters, fence.i, ecall/ebreak/wfi as inline asm. */
 #include <stdint.h>
 
-#define CSRR(name) ({ uint64_t v; __asm__ volatile("csrr %0, " #name : "=r"(v)); v; })
+#define CSRR(name)                                                                                 \
+    ({                                                                                             \
+        uint64_t v;                                                                                \
+        __asm__ volatile("csrr %0, " #name : "=r"(v));                                             \
+        v;                                                                                         \
+    })
 
 uint64_t counters(void)
 {

@@ -28,7 +28,8 @@ int64_t conv(double d, float f, int32_t i, uint64_t u)
 double poly(const double *c, int n, double x)
 {
     double r = 0;
-    for (int i = n - 1; i >= 0; i--) r = r * x + c[i];
+    for (int i = n - 1; i >= 0; i--)
+        r = r * x + c[i];
     return r;
 }
 

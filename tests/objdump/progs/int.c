@@ -22,20 +22,29 @@ int32_t w_ops(int32_t a, int32_t b)
 int64_t divs(int64_t a, int64_t b, uint64_t c)
 {
     if (b == 0 || c == 0) return -1;
-    return a / b + a % b + (int64_t)(c / 7u) + (int64_t)(c % 13u) + (int64_t)((__int128)a * b >> 64);
+    return a / b + a % b + (int64_t)(c / 7u) + (int64_t)(c % 13u) +
+           (int64_t)((__int128)a * b >> 64);
 }
 
 int classify(int k)
 {
     switch (k) {
-    case 0: return 11;
-    case 1: return 23;
-    case 2: return 37;
-    case 3: return 41;
-    case 4: return 53;
-    case 5: return 67;
-    case 6: return 79;
-    default: return -k;
+    case 0:
+        return 11;
+    case 1:
+        return 23;
+    case 2:
+        return 37;
+    case 3:
+        return 41;
+    case 4:
+        return 53;
+    case 5:
+        return 67;
+    case 6:
+        return 79;
+    default:
+        return -k;
     }
 }
 
