@@ -341,6 +341,16 @@ static isa_status pfail(perr *p, isa_status st, const char *fmt, ...)
 }
 
 /* Signed or unsigned number: [+-](0x hex | 0b bin | decimal). */
+
+/* Value of a hexadecimal digit (either case), -1 for anything else. */
+static int digit_value(char ch)
+{
+    if (ch >= '0' && ch <= '9') return ch - '0';
+    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+    return -1;
+}
+
 static bool parse_int(const char *s, size_t len, int64_t *out)
 {
     size_t i = 0;
@@ -354,17 +364,8 @@ static bool parse_int(const char *s, size_t len, int64_t *out)
     if (i >= len) return false;
     uint64_t acc = 0;
     for (; i < len; i++) {
-        int dv;
-        char ch = s[i];
-        if (ch >= '0' && ch <= '9')
-            dv = ch - '0';
-        else if (ch >= 'a' && ch <= 'f')
-            dv = ch - 'a' + 10;
-        else if (ch >= 'A' && ch <= 'F')
-            dv = ch - 'A' + 10;
-        else
-            return false;
-        if (dv >= base) return false;
+        int dv = digit_value(s[i]);
+        if (dv < 0 || dv >= base) return false;
         if (acc > (UINT64_MAX - (uint64_t)dv) / (uint64_t)base) return false;
         acc = acc * (uint64_t)base + (uint64_t)dv;
     }
@@ -379,16 +380,8 @@ static bool parse_hex(const char *s, size_t len, uint64_t *out)
     if (!len || len > 16) return false;
     uint64_t acc = 0;
     for (size_t i = 0; i < len; i++) {
-        char ch = s[i];
-        int dv;
-        if (ch >= '0' && ch <= '9')
-            dv = ch - '0';
-        else if (ch >= 'a' && ch <= 'f')
-            dv = ch - 'a' + 10;
-        else if (ch >= 'A' && ch <= 'F')
-            dv = ch - 'A' + 10;
-        else
-            return false;
+        int dv = digit_value(s[i]);
+        if (dv < 0) return false;
         acc = acc << 4 | (uint64_t)dv;
     }
     *out = acc;
