@@ -24,11 +24,18 @@ enum {
     XPHMG_T_E5M2 = 9,
     XPHMG_T_INT4 = 10,
     XPHMG_T_INT2 = 11,
-    XPHMG_T_EFF = 15 /* xcvt: the effective PET */
+    XPHMG_T_BF16_LITE = 12, /* converts exactly as BF16 (errata P-179) */
+    XPHMG_T_EFF = 15        /* xcvt: the effective PET */
 };
 /* ALT_FMT codes (Q-17), ACCW/ALT_ACCW codes (Q-19), EW codes, FP_RMODE (Q-18),
  * NAN_POL (Q-20), ZP_EN. */
-enum { XPHMG_ALT_FP8_E4M3 = 2, XPHMG_ALT_FP8_E5M2 = 3, XPHMG_ALT_INT4 = 4, XPHMG_ALT_INT2 = 5 };
+enum {
+    XPHMG_ALT_BF16_LITE = 1, /* effective PET BF16, EW 16 (errata P-179) */
+    XPHMG_ALT_FP8_E4M3 = 2,
+    XPHMG_ALT_FP8_E5M2 = 3,
+    XPHMG_ALT_INT4 = 4,
+    XPHMG_ALT_INT2 = 5
+};
 enum { XPHMG_ACCW_FP32 = 0, XPHMG_ACCW_FP16 = 1, XPHMG_ACCW_INT32 = 2, XPHMG_ACCW_INT16 = 3 };
 enum { XPHMG_EW_8 = 0, XPHMG_EW_16 = 1, XPHMG_EW_32 = 2 };
 enum { XPHMG_RM_RNE = 0, XPHMG_RM_RTZ = 1, XPHMG_RM_RDN = 2, XPHMG_RM_RUP = 3 };
@@ -106,5 +113,23 @@ static inline uint32_t xphmg_prec_take_stickies(void)
 /* xcvt with constant formats: XPHMG_XCVT(x, XPHMG_T_FP32, XPHMG_T_FP16). The encoding
  * is the generated intrinsic's (xphmg_insn.h). */
 #define XPHMG_XCVT(x, src, dst) xphmg_xcvt((x), ((src)&15) | (((dst)&15) << 4))
+/* One-shot SAE override for one xcvt, ORed into its FMTSEL (errata P-180): SAE0 lets an
+ * exception enabled in EXC.EN trap even under SAE_DEF/SAE, SAE1 suppresses the trap
+ * (stickies are set either way). No CAP state changes. */
+#define XPHMG_FMTSEL_SAE0                0x200
+#define XPHMG_FMTSEL_SAE1                0x300
+#define XPHMG_XCVT_SAE(x, src, dst, sae) xphmg_xcvt((x), ((src)&15) | (((dst)&15) << 4) | (sae))
+
+/* Runtime profiles (errata P-177; HAS_PROFILES=1): the profile now selected, and a
+ * switch (ignored unless CAP.PROF.SUP has idx). Profiles change advisory values only;
+ * numeric and memory policy stay as programmed (CAP 4.3.3). */
+static inline unsigned xphmg_prof_current(void)
+{
+    return (unsigned)xphmg_csr_read(XPHMG_CSR_CAP_PROF_CUR);
+}
+static inline void xphmg_prof_select(unsigned idx)
+{
+    xphmg_csr_write(XPHMG_CSR_CAP_PROF_SEL, idx);
+}
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -377,8 +378,9 @@ static void test_unsupported(void **state)
     assert_true(r(STAT) & S_UNSUP);
     w(MODE, APPLY | M_PET(3));
     assert_int_equal(r(STAT) & S_UNSUP, 0);
-    /* BF16_LITE (1), reserved ALT_FMT 0 and 6, VER != 0: EFF = MODE, EFF_ALT_EN = 0 */
-    static const uint64_t bad[] = {A_FMT(1), A_FMT(0), A_FMT(6), A_FMT(2) | A_VER(1),
+    /* reserved ALT_FMT 0, 6 and 15, VER != 0, PACK 3: EFF = MODE, EFF_ALT_EN = 0 (BF16_LITE,
+     * code 1, is supported by the default profile since P-179: test_bf16_lite) */
+    static const uint64_t bad[] = {A_FMT(0), A_FMT(6), A_FMT(15), A_FMT(2) | A_VER(1),
                                    A_FMT(2) | A_PACK(3)};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         w(ALT, APPLY | A_EN | bad[i]);
@@ -672,7 +674,8 @@ static void test_xcvt_formats(void **state)
     assert_int_equal(xcvt_ok(1, 15, 0x3F800000), 0x38);
 }
 
-/* Bad FMTSEL: reserved bits 11:8, reserved codes, BF16_LITE (not supported). REQ: CAP-011 */
+/* Bad FMTSEL: OSAE 01 (bits 9:8), reserved bits 11:10, reserved codes; BF16_LITE (12)
+ * only where CAP.PREC.ALU bit 12 is clear (P-179). REQ: CAP-011 */
 static void test_xcvt_illegal(void **state)
 {
     (void)state;
@@ -680,12 +683,29 @@ static void test_xcvt_illegal(void **state)
     cap_snapshot(&C, &s);
     uint64_t out = 0x1234, trap;
     bool ill;
-    static const unsigned bad[] = {0x110, 0x801, 0x61, 0x16, 0x71, 0xC1, 0x1C, 0xD1, 0xE1};
+    static const unsigned bad[] = {0x110, 0x801, 0x61, 0x16, 0x71, 0xD1, 0x1D, 0xE1, 0x1E};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         assert_false(cap_xcvt(&C, &s, bad[i], 0, &out, &ill, &trap));
         assert_true(ill);
     }
     assert_int_equal(out, 0x1234);
+    /* a profile without BF16_LITE in CAP.PREC.ALU (0xF3F: codes 0-5, 8-11) */
+    static const char y[] = "xphmg-profile: 1\nname: t\ncsrs:\n  cap_prec_alu: 0xF3F\n"
+                            "  cap_prec_fp8: 0x3\n  cap_prec_cap: {ALT_SUP: 0x3C}\n";
+    char err[256];
+    cap_profile *p = cap_profile_parse(y, sizeof y - 1, "t.yaml", err, sizeof err);
+    if (!p) fail_msg("%s", err);
+    cap_reset(&C, p);
+    cap_snapshot(&C, &s);
+    static const unsigned lite[] = {0xC1, 0x1C, 0xCC, 0xC2};
+    for (size_t i = 0; i < sizeof lite / sizeof lite[0]; i++) {
+        assert_false(cap_xcvt(&C, &s, lite[i], 0x3F80, &out, &ill, &trap));
+        assert_true(ill);
+    }
+    assert_true(cap_xcvt(&C, &s, 0x21, 0x3F800000, &out, &ill, &trap));
+    assert_int_equal(out, 0x3F80);
+    cap_profile_free(p);
+    cap_reset(&C, NULL);
 }
 
 /* SAT, SAT_MODE, unsigned, FTZ, NaN policy, quantization through xcvt. REQ: CAP-085
@@ -760,6 +780,642 @@ static void test_xcvt_trap(void **state)
     assert_int_equal(out, 0x7C00); /* +inf under RNE */
 }
 
+/* ---- P-178: absent precision fields read zero (CAP 5.2.3) ---- */
+
+static cap_profile *use_profile(const char *csrs)
+{
+    char y[1024], err[256];
+    snprintf(y, sizeof y, "xphmg-profile: 1\nname: t\ncsrs:\n%s", csrs);
+    cap_profile *p = cap_profile_parse(y, strlen(y), "t.yaml", err, sizeof err);
+    if (!p) fail_msg("%s", err);
+    cap_reset(&C, p);
+    return p;
+}
+
+/* MODE bits of the quantized-integer fields: Q (5), ZP (13:6), ZP_EN (15:14), SCALE_SH
+ * (39:33) = 0x20 | 0x3FC0 | 0xC000 | 0xFE00000000 = 0xFE0000FFE0 */
+#define M_QFIELDS UINT64_C(0xFE0000FFE0)
+
+/* No quantized integers (INTQ INT8 = INT4 = INT2 = 0) and no ALT formats: MODE's Q group
+ * and the whole ALT read zero and ignore writes in both images; asking for them is an
+ * omission that every APPLY reports until a clean write replaces it. REQ: CAP-153
+ * REQ: CAP-154 CAP-010 CAP-011 CAP-120 */
+static void test_absent_fields(void **state)
+{
+    (void)state;
+    cap_profile *p = use_profile("  cap_prec_cap: {ALT_SUP: 0}\n  cap_prec_intq: 0\n");
+    assert_int_equal(r(MODE), 0x80000);
+    assert_int_equal(r(ALT), 0);
+    assert_int_equal(r(STAT), 0x04000000);
+    /* every writable MODE bit: the default 0xFF7BFFFFFF without the Q group:
+     * 0xFF7BFFFFFF & ~0xFE0000FFE0 = 0x017BFF001F; staged only, STAT unchanged */
+    w(MODE, ~UINT64_C(0) & ~APPLY);
+    assert_int_equal(r(MODE), UINT64_C(0x017BFF001F));
+    assert_int_equal(r(STAT), 0x04000000);
+    w(ALT, ~UINT64_C(0) & ~APPLY);
+    assert_int_equal(r(ALT), 0);
+    assert_int_equal(r(STAT), 0x04000000);
+
+    /* errata P-178: a write asking for an absent field leaves a request pending in its
+     * group; the group's next APPLY consumes it (UNSUP_FMT) even if a clean write came in
+     * between (the staged-then-csrs-APPLY idiom must not lose the omission). ALT first:
+     * the staged ~0 above is pending. */
+    w(ALT, APPLY);
+    assert_int_equal(r(STAT), 0x04008000);
+    w(ALT, APPLY); /* consumed: the next APPLY1 without a request is clean */
+    assert_int_equal(r(STAT), 0x04000000);
+    /* MODE: the staged ~0 and a staged Q group are pending; a clean staged value (UNS is not
+     * gated) and then csrs APPLY: EFF_EW 16 | EFF_UNS (bit 32) | UNSUP_FMT (15) */
+    w(MODE, M_EW(1) | M_Q | M_ZPEN(1) | M_ZP(5) | M_SCALE(3) | M_UNS);
+    assert_int_equal(r(MODE), M_EW(1) | M_UNS);
+    w(MODE, M_EW(1) | M_UNS);
+    assert_int_equal(r(STAT), 0x04000000); /* no APPLY yet */
+    w(MODE, r(MODE) | APPLY);
+    assert_int_equal(r(STAT), UINT64_C(0x104008000));
+    w(ALT, APPLY); /* MODE's applied request is reported by every APPLY */
+    assert_int_equal(r(STAT), UINT64_C(0x104008000));
+    w(MODE, r(MODE) | APPLY); /* MODE applied again without a request */
+    assert_int_equal(r(STAT), UINT64_C(0x104000000));
+
+    /* each absent MODE field with APPLY: reads 0, EFF keeps it 0, UNSUP_FMT (bit 15) */
+    static const uint64_t fld[] = {M_Q, M_ZPEN(1), M_ZP(0x80), M_SCALE(0x40), M_Q | M_ZP(3)};
+    for (size_t i = 0; i < sizeof fld / sizeof fld[0]; i++) {
+        w(MODE, APPLY | M_EW(1) | fld[i]);
+        assert_int_equal(r(MODE), M_EW(1));
+        assert_int_equal(r(STAT), 0x04008000);
+        w(MODE, APPLY | M_EW(1));
+        assert_int_equal(r(STAT), 0x04000000);
+    }
+    /* the applied mark is reported again by an APPLY of the other group, and by a staged
+     * clean MODE write followed by APPLY1 (the mark reaches MODE's applied state only at
+     * APPLY0) */
+    w(MODE, APPLY | M_EW(1) | M_Q);
+    assert_int_equal(r(STAT), 0x04008000);
+    w(ALT, APPLY);
+    assert_int_equal(r(STAT), 0x04008000);
+    w(MODE, M_EW(1));
+    w(ALT, APPLY);
+    assert_int_equal(r(STAT), 0x04008000);
+    w(MODE, r(MODE) | APPLY);
+    assert_int_equal(r(STAT), 0x04000000);
+    /* a staged request is not reported before its group's APPLY (APPLY1 does not take
+     * MODE's pending request), then the next APPLY0 reports it */
+    w(MODE, M_EW(1) | M_SCALE(1));
+    w(ALT, APPLY);
+    assert_int_equal(r(STAT), 0x04000000);
+    w(MODE, M_EW(1));
+    w(MODE, r(MODE) | APPLY);
+    assert_int_equal(r(STAT), 0x04008000);
+    w(MODE, APPLY | M_EW(1));
+    assert_int_equal(r(STAT), 0x04000000);
+
+    /* applied images are not affected: EFF_Q (bit 18), ZP_EN, ZP, SCALE_SH stay 0; the
+     * policy does not quantize: 1.5 -> INT8 is 2 under RNE (with Q, SCALE_SH -2 and ZP 5 it
+     * would be 1.5 * 4 + 5 = 11) */
+    w(MODE, APPLY | M_EW(1) | M_Q | M_ZPEN(1) | M_ZP(5) | M_SCALE(-2));
+    uint64_t st = r(STAT);
+    assert_int_equal(st, 0x04008000);
+    assert_int_equal(S_Q(st), 0);
+    cap_snap sn;
+    cap_snapshot(&C, &sn);
+    assert_false(sn.pol.q);
+    assert_int_equal(sn.pol.zp_en, NUM_ZP_OFF);
+    assert_int_equal(sn.pol.zp, 0);
+    assert_int_equal(sn.pol.scale_sh, 0);
+    uint64_t out, trap;
+    bool ill;
+    assert_true(cap_xcvt(&C, &sn, 0x31, 0x3FC00000, &out, &ill, &trap));
+    assert_int_equal(out, 2);
+
+    /* ALT with ALT_SUP = 0: ALT_EN or any non-zero field bit is an omission; ALT reads 0
+     * and EFF = MODE (EFF_ALT_EN 0, EFF_PET FP16) */
+    w(MODE, APPLY | M_EW(1));
+    static const uint64_t alt[] = {A_EN | A_FMT(2), A_EN,        A_FMT(3),       A_SAT,
+                                   A_MIXED,         A_VER(1),    A_PACK(1),      A_ACCW(1),
+                                   A_ZP(1),         A_ZPOFFS(1), A_EN | A_FMT(1)};
+    for (size_t i = 0; i < sizeof alt / sizeof alt[0]; i++) {
+        w(ALT, APPLY | alt[i]);
+        assert_int_equal(r(ALT), 0);
+        assert_int_equal(r(STAT), 0x04008000);
+        w(MODE, APPLY | M_EW(1)); /* re-reported by the other group's APPLY */
+        assert_int_equal(r(STAT), 0x04008000);
+        w(ALT, APPLY);
+        assert_int_equal(r(STAT), 0x04000000);
+    }
+    cap_profile_free(p);
+
+    /* INTQ with only DOTPROD8 (3) and PER_CHANNEL (4): still no quantized formats */
+    p = use_profile("  cap_prec_intq: 0x18\n");
+    w(MODE, ~UINT64_C(0) & ~APPLY);
+    assert_int_equal(r(MODE), UINT64_C(0x017BFF001F));
+    cap_profile_free(p);
+    /* INT8 alone (bit 2) is enough for Q: nothing absent in MODE */
+    p = use_profile("  cap_prec_intq: 0x4\n  cap_prec_cap: {ALT_SUP: 0}\n");
+    w(MODE, ~UINT64_C(0) & ~APPLY);
+    assert_int_equal(r(MODE), UINT64_C(0xFF7BFFFFFF));
+    w(MODE, APPLY | M_EW(1) | M_Q | M_ZPEN(1) | M_ZP(3));
+    st = r(STAT);
+    assert_int_equal(st & S_UNSUP, 0);
+    assert_int_equal(S_Q(st), 1);
+    assert_int_equal(S_ZP(st), 3);
+    assert_int_equal(r(ALT), 0); /* ALT_SUP 0 still gates ALT */
+    w(ALT, A_SAT);
+    assert_int_equal(r(ALT), 0);
+    cap_profile_free(p);
+}
+
+/* ALT formats present (E4M3, E5M2) but no quantized integers: only ALT.ZP and ALT.ZP_OFFS
+ * are absent; an ALT request with them zeroed is still effective. REQ: CAP-153 CAP-154
+ * REQ: CAP-104 */
+static void test_absent_alt_zp(void **state)
+{
+    (void)state;
+    cap_profile *p = use_profile("  cap_prec_cap: {ALT_SUP: 0x0C}\n  cap_prec_intq: 0\n");
+    /* ALT fields 30:0 = 0x7FFFFFFF without ZP 21:14 and ZP_OFFS 13:6 (0x3FFFC0):
+     * 0x7FC0003F */
+    w(ALT, ~UINT64_C(0) & ~APPLY);
+    assert_int_equal(r(ALT), 0x7FC0003F);
+    w(ALT, 0);
+    /* E4M3 with ALT.ZP 10 and ZP_OFFS 2: ALT reads A_EN | A_FMT(2) = 0x48000000; EFF_PET 8
+     * (31:28), EFF_EW 8 (00), EFF_ALT_EN (23), UNSUP_FMT (15): 0x80808000 */
+    w(ALT, APPLY | A_EN | A_FMT(2) | A_ZP(10) | A_ZPOFFS(2));
+    assert_int_equal(r(ALT), 0x48000000);
+    assert_int_equal(r(STAT), 0x80808000);
+    w(ALT, APPLY | A_EN | A_FMT(2));
+    assert_int_equal(r(STAT), 0x80800000);
+    /* E5M2 is supported and clean */
+    w(ALT, APPLY | A_EN | A_FMT(3) | A_SAT);
+    assert_int_equal(r(STAT), 0x90C00000); /* PET 9, ALT_EN, EFF_SAT (22) */
+    cap_profile_free(p);
+}
+
+/* P-179: BF16_LITE through ALT is effective PET BF16 (2, not 12), EW 16, EFF_ALT_EN 1; xcvt
+ * type code 12 converts exactly like code 2. REQ: CAP-103 CAP-099 */
+static void test_bf16_lite(void **state)
+{
+    (void)state;
+    w(ALT, APPLY | A_EN | A_FMT(1));
+    /* EFF_PET 2 << 28 | EFF_EW 1 << 26 | EFF_ACCW FP32 (0) | EFF_ALT_EN 1 << 23 */
+    assert_int_equal(r(STAT), 0x24800000);
+    assert_int_equal(r(ALT), A_EN | A_FMT(1));
+    cap_snap s;
+    cap_snapshot(&C, &s);
+    assert_int_equal(s.pet, 2);
+    assert_int_equal(s.ew, 1);
+    /* code 15 (EFF_PET) is BF16 now: 1.0 FP32 -> 0x3F80 */
+    assert_int_equal(xcvt_ok(1, 15, 0x3F800000), 0x3F80);
+    /* ALT_ACCW / ALT_SAT still apply: ACCW FP16 (1) at 25:24, SAT (22) */
+    w(ALT, APPLY | A_EN | A_FMT(1) | A_ACCW(1) | A_SAT);
+    assert_int_equal(r(STAT), 0x25C00000);
+    w(ALT, APPLY);
+
+    /* code 12 vs code 2, values by hand (BF16 = the upper half of binary32, RNE):
+     *  1.0 0x3F800000 -> 0x3F80; 0x3F808000 tie, even 0x3F80 kept; 0x3F818000 tie, odd
+     *  0x3F81 -> 0x3F82; 0x3F80C000 above half -> 0x3F81; FP32 max 0x7F7FFFFF -> +inf 0x7F80
+     *  (OF|NX); sNaN 0x7FA00000 -> quieted 0x7FE0 (NV|SNAN_SEEN) */
+    static const struct {
+        uint32_t in, out, flags;
+    } v[] = {
+        {0x3F800000, 0x3F80, 0},       {0x3F808000, 0x3F80, NX},
+        {0x3F818000, 0x3F82, NX},      {0x3F80C000, 0x3F81, NX},
+        {0x7F7FFFFF, 0x7F80, OF | NX}, {0x7FA00000, 0x7FE0, NV | SNAN_SEEN},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        for (unsigned code = 2; code <= 12; code += 10) {
+            w(EXC_ST, 0x7F);
+            assert_int_equal(xcvt_ok(1, code, v[i].in), v[i].out);
+            assert_int_equal(r(EXC_ST), v[i].flags);
+        }
+    }
+    /* BF16_LITE -> FP32 (exact, zero-extended), -> FP16, -> BF16_LITE, -> INT8 */
+    assert_int_equal(xcvt_ok(12, 1, 0xC2F7), 0xC2F70000);
+    assert_int_equal(xcvt_ok(12, 0, 0x3F80), 0x3C00);
+    assert_int_equal(xcvt_ok(12, 12, 0x3F81), 0x3F81);
+    assert_int_equal(xcvt_ok(2, 12, 0x3F81), 0x3F81);
+    assert_int_equal(xcvt_ok(12, 3, 0xC0B0), (uint64_t)-6);   /* -5.5 -> RNE -6 */
+    assert_int_equal(xcvt_ok(12, 1, 0x1234C0B0), 0xC0B00000); /* upper bits ignored */
+
+    /* a profile whose ALT_SUP lacks code 1: the ALT is unsupported (P-171) */
+    cap_profile *p = use_profile("  cap_prec_cap: {ALT_SUP: 0x3C}\n");
+    w(ALT, APPLY | A_EN | A_FMT(1));
+    assert_int_equal(r(STAT), 0x04008000);
+    cap_profile_free(p);
+}
+
+/* Every CAP CSR read (0x7C0-0x7F7). */
+static void read_all(uint64_t v[CAP_CSR_COUNT])
+{
+    for (uint32_t a = CAP_CSR_LO; a <= CAP_CSR_HI; a++)
+        v[a - CAP_CSR_LO] = r(a);
+}
+
+/* Two snapshots hold the same state (field by field: the struct has padding). */
+static void assert_snap_equal(const cap_snap *a, const cap_snap *b, uint64_t stat_ignore)
+{
+    assert_int_equal(a->pol.rm, b->pol.rm);
+    assert_int_equal(a->pol.sat, b->pol.sat);
+    assert_int_equal(a->pol.sat_mode, b->pol.sat_mode);
+    assert_int_equal(a->pol.ftz, b->pol.ftz);
+    assert_int_equal(a->pol.nan_pol, b->pol.nan_pol);
+    assert_int_equal(a->pol.q, b->pol.q);
+    assert_int_equal(a->pol.uns, b->pol.uns);
+    assert_int_equal(a->pol.zp_en, b->pol.zp_en);
+    assert_int_equal(a->pol.zp, b->pol.zp);
+    assert_int_equal(a->pol.scale_sh, b->pol.scale_sh);
+    assert_int_equal(a->stat & ~stat_ignore, b->stat & ~stat_ignore);
+    assert_int_equal(a->pet, b->pet);
+    assert_int_equal(a->ew, b->ew);
+    assert_int_equal(a->accw, b->accw);
+    assert_int_equal(a->pack, b->pack);
+    assert_int_equal(a->uns, b->uns);
+    assert_int_equal(a->mixed, b->mixed);
+    assert_int_equal(a->zmode, b->zmode);
+    assert_int_equal(a->sae, b->sae);
+    assert_int_equal(a->exc_en, b->exc_en);
+    assert_int_equal(a->alu_sup, b->alu_sup);
+    assert_memory_equal(a->xmem, b->xmem, sizeof a->xmem);
+}
+
+/* STAT stickies (UNSUP_FMT 15, DOWNCAST 14, SAT_HIT 13, FTZ_HIT 12) */
+#define S_STICKIES UINT64_C(0xF000)
+
+/* One xcvt FP32 1e10 -> FP16 (OF|NX, +inf 0x7C00 under RNE) with OSAE; checks the trap
+ * decision, that the stickies accrue, and that nothing else in CAP changes. */
+static void osae_case(unsigned osae, bool want_trap, uint64_t want_mtval)
+{
+    uint64_t before[CAP_CSR_COUNT], after[CAP_CSR_COUNT];
+    cap_snap s0, s1;
+    w(EXC_ST, 0x7F);
+    read_all(before);
+    cap_snapshot(&C, &s0);
+    uint64_t out = 0x55, trap = 0;
+    bool ill = true;
+    bool ok = cap_xcvt(&C, &s0, 0x01 | osae << 8, 0x501502F9, &out, &ill, &trap);
+    assert_false(ill);
+    if (want_trap) {
+        assert_false(ok);
+        assert_int_equal(trap, want_mtval);
+        assert_int_equal(out, 0x55);
+    } else {
+        assert_true(ok);
+        assert_int_equal(out, 0x7C00);
+    }
+    assert_int_equal(r(EXC_ST), OF | NX); /* stickies accrue, trap or not */
+    assert_true(r(STAT) & S_DOWNCAST);
+    read_all(after);
+    for (uint32_t a = CAP_CSR_LO; a <= CAP_CSR_HI; a++) {
+        uint64_t ign = a == EXC_ST ? ~UINT64_C(0) : a == STAT ? S_STICKIES : 0;
+        if ((before[a - CAP_CSR_LO] & ~ign) != (after[a - CAP_CSR_LO] & ~ign))
+            fail_msg("OSAE %u changed CSR 0x%x: 0x%llx -> 0x%llx", osae, a,
+                     (unsigned long long)before[a - CAP_CSR_LO],
+                     (unsigned long long)after[a - CAP_CSR_LO]);
+    }
+    cap_snapshot(&C, &s1);
+    assert_snap_equal(&s0, &s1, S_STICKIES);
+}
+
+/* P-180: FMTSEL bits 9:8 = OSAE, a one-shot SAE override: 00 the snapshot's EFF_SAE, 10 SAE
+ * 0 (traps even with SAE_DEF or SAE), 11 SAE 1 (no trap, stickies set); 01 and bits 11:10
+ * illegal. It changes no CAP state. REQ: CAP-012 CAP-123 CAP-005 CAP-124 CAP-125 CAP-128 */
+static void test_xcvt_osae(void **state)
+{
+    (void)state;
+    w(EXC_EN, OF);
+    /* SAE_DEF 0, SAE 0 */
+    osae_case(0, true, OF);
+    osae_case(2, true, OF);
+    osae_case(3, false, 0);
+    /* SAE_DEF 1 */
+    w(MODE, APPLY | M_EW(1) | M_SAEDEF);
+    osae_case(0, false, 0);
+    osae_case(2, true, OF);
+    osae_case(3, false, 0);
+    /* MODE.SAE 1 */
+    w(MODE, APPLY | M_EW(1) | M_SAE);
+    osae_case(0, false, 0);
+    osae_case(2, true, OF);
+    osae_case(3, false, 0);
+    /* both; two enabled flags: mtval OF|NX = 0x5 */
+    w(MODE, APPLY | M_EW(1) | M_SAE | M_SAEDEF);
+    w(EXC_EN, OF | NX);
+    osae_case(2, true, OF | NX);
+    osae_case(0, false, 0);
+    /* SAE 0 for the instruction does not enable anything: EXC.EN 0 (or only UF) never traps */
+    w(EXC_EN, 0);
+    osae_case(2, false, 0);
+    w(EXC_EN, UF | DZ);
+    osae_case(2, false, 0);
+    /* the override is one-shot: the next plain xcvt uses the snapshot's SAE again */
+    w(EXC_EN, OF);
+    w(MODE, APPLY | M_EW(1));
+    osae_case(3, false, 0);
+    osae_case(0, true, OF);
+    /* combined with other source/destination codes and code 15 */
+    cap_snap s;
+    cap_snapshot(&C, &s);
+    uint64_t out = 0, trap = 0;
+    bool ill;
+    assert_true(cap_xcvt(&C, &s, 0x3F1, 0x501502F9, &out, &ill, &trap)); /* -> EFF_PET FP16 */
+    assert_int_equal(out, 0x7C00);
+    assert_false(cap_xcvt(&C, &s, 0x2F1, 0x501502F9, &out, &ill, &trap));
+    assert_false(ill);
+    assert_int_equal(trap, OF);
+
+    /* illegal: OSAE 01, any of bits 11:10 (alone or with a legal OSAE); nothing accrues,
+     * nothing changes, rd is not written */
+    w(EXC_ST, 0x7F);
+    uint64_t before[CAP_CSR_COUNT], after[CAP_CSR_COUNT];
+    read_all(before);
+    static const unsigned bad[] = {0x101, 0x401, 0x801, 0xC01, 0x501, 0x601, 0x701, 0xB01, 0x1F1};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        out = 0x1234;
+        ill = false;
+        if (cap_xcvt(&C, &s, bad[i], 0x501502F9, &out, &ill, &trap))
+            fail_msg("FMTSEL 0x%x accepted", bad[i]);
+        assert_true(ill);
+        assert_int_equal(out, 0x1234);
+    }
+    read_all(after);
+    assert_memory_equal(before, after, sizeof before);
+}
+
+/* ---- Replay (CAP 5.1.8) ---- */
+
+#define REPLAY_N 6
+
+/* Runs the replay workload: xcvt of fixed inputs under the live state; results and the
+ * EXC.ST/STAT stickies after each. */
+static void replay_run(uint64_t out[REPLAY_N], uint64_t st[REPLAY_N], uint64_t stat[REPLAY_N])
+{
+    static const struct {
+        unsigned sel;
+        uint32_t in;
+    } op[REPLAY_N] = {
+        {0xF1, 0x3F800000}, /* 1.0 -> EFF_PET */
+        {0xF1, 0x43FA0000}, /* 500.0 -> EFF_PET */
+        {0xF1, 0x3E99999A}, /* 0.3 -> EFF_PET */
+        {0x31, 0x3FE00000}, /* 1.75 -> INT8 (quantized) */
+        {0x01, 0x7FA00000}, /* sNaN -> FP16 */
+        {0x1F, 0x000000C4}, /* EFF_PET -> FP32 */
+    };
+    for (int i = 0; i < REPLAY_N; i++) {
+        w(EXC_ST, 0x7F);
+        cap_snap s;
+        cap_snapshot(&C, &s);
+        uint64_t trap = 0;
+        bool ill;
+        out[i] = 0xdead;
+        assert_true(cap_xcvt(&C, &s, op[i].sel, op[i].in, &out[i], &ill, &trap));
+        st[i] = r(EXC_ST);
+        stat[i] = r(STAT);
+    }
+}
+
+/* Replay: software reads back MODE, ALT (the applied values, written with APPLY) and
+ * EXC.EN, and later re-writes them with APPLY0/APPLY1 in the same order: STAT, every result
+ * and every sticky are the same, on a changed state and after a reset. REQ: CAP-152
+ * REQ: CAP-006 CAP-053 */
+static void test_replay(void **state)
+{
+    (void)state;
+    /* EXC.EN first (IE_MASK latches at APPLY); DZ never arises in a conversion */
+    w(EXC_EN, DZ);
+    w(MODE, APPLY | M_PET(3) | M_EW(0) | M_RM(1) | M_SATMODE | M_Q | M_ZPEN(1) | M_ZP(0xFE) |
+                M_SCALE(-1) | M_NAN(1));
+    w(ALT, APPLY | A_EN | A_FMT(2) | A_ACCW(1) | A_MIXED | A_SAT);
+    const uint64_t mode = r(MODE), alt = r(ALT), en = r(EXC_EN), stat = r(STAT);
+    /* STAT by fields: EFF_PET 8 (E4M3) 0x80000000 | ACCW FP16 1 << 24 | ALT_EN 1 << 23 |
+     * SAT 1 << 22 | RTZ 1 << 19 | Q 1 << 18 | NAN_POL canonical 1 << 8 | IE_MASK DZ 0x8 =
+     * 0x81CC0108; SAT_MODE (33) | MIXED (35) | ZP_EN 1 (37:36) | EFF_ZP = ALT.ZP 0 |
+     * SCALE_SH -1 = 0x7F (52:46) */
+    assert_int_equal(stat, UINT64_C(0x81CC0108) | UINT64_C(1) << 33 | UINT64_C(1) << 35 |
+                               UINT64_C(1) << 36 | UINT64_C(0x7F) << 46);
+    uint64_t out1[REPLAY_N], st1[REPLAY_N], stat1[REPLAY_N];
+    replay_run(out1, st1, stat1);
+    /* a few by hand: 1.0 -> E4M3 0x38; 500 > 448 with SAT -> 0x7E, SAT_HIT|NX; 1.75 * 2^1
+     * = 3.5 -> RTZ 3 (+ ZP 0); sNaN canonical FP16 0x7E00, NV|SNAN_SEEN; E4M3 0xC4 =
+     * -(1 + 4/8) * 2^(8-7) = -3.0 -> FP32 0xC0400000 */
+    assert_int_equal(out1[0], 0x38);
+    assert_int_equal(out1[1], 0x7E);
+    assert_int_equal(st1[1], NX);
+    assert_true(stat1[1] & S_SATHIT);
+    assert_int_equal(out1[3], 3);
+    assert_int_equal(out1[4], 0x7E00);
+    assert_int_equal(st1[4], NV | SNAN_SEEN);
+    assert_int_equal(out1[5], 0xC0400000);
+
+    for (int round = 0; round < 2; round++) {
+        if (round == 0) { /* software changes everything in between */
+            w(MODE, APPLY | M_PET(1) | M_EW(2) | M_RM(3) | M_SAEDEF);
+            w(ALT, APPLY | A_EN | A_FMT(5));
+            w(EXC_EN, 0x1F);
+            cap_accrue(&C, NUM_OF | NUM_FTZ_HIT);
+        } else { /* a fresh hart */
+            cap_reset(&C, NULL);
+        }
+        w(EXC_EN, en);
+        w(MODE, mode | APPLY);
+        w(ALT, alt | APPLY);
+        assert_int_equal(r(STAT), stat);
+        uint64_t out2[REPLAY_N], st2[REPLAY_N], stat2[REPLAY_N];
+        replay_run(out2, st2, stat2);
+        assert_memory_equal(out1, out2, sizeof out1);
+        assert_memory_equal(st1, st2, sizeof st1);
+        assert_memory_equal(stat1, stat2, sizeof stat1);
+    }
+}
+
+/* ---- P-177: runtime profiles and cap_prof_sel (0xBC0) ---- */
+
+#define PROF_SEL 0xBC0u /* cap_prof_sel (design P-177), written out by hand */
+
+/* The design's example: SUP {0, 1, 2}; 1 changes TIER.WAVE and HINT.ALIGN, 2 FEAT0,
+ * HINT.LDSBK and TIER.REG. */
+static const char rt_yaml[] =
+    "xphmg-profile: 1\nname: rt\ncsrs:\n"
+    "  cap_flags: {RUNTIME_MUTABLE: 1, HAS_PROFILES: 1}\n"
+    "  cap_prof_sup: 0x7\n  cap_prof_cur: 0\n"
+    "runtime-profiles:\n"
+    "  1: {cap_tier_wave: {WAVES: 3}, cap_hint_align: {A16: 0, A32: 0, A64: 0, A128: 1}}\n"
+    "  2: {cap_feat0: 0x108, cap_hint_ldsbk: {GRAN_LOG2: 3},\n"
+    "      cap_tier_reg: {VGPR_TIER: 2, SGPR_TIER: 1}}\n";
+
+/* The advisory CSRs (design P-177) and their values under indices 0, 1, 2, by hand:
+ * FEAT0 0x118 / 2: 0x108; TIER.REG 0 / 2: VGPR 2 | SGPR 1 << 2 = 0x6; TIER.WAVE 0 / 1: 3;
+ * HINT.ALIGN 0x4 (A64) / 1: A128 = 0x8; HINT.LDSBK 2 / 2: 3; the rest keep the defaults
+ * (FEAT1 0x7, TIER.LDS 0x0010007C, TIER.SAMP/RT 0, HINT.BVHGR 0). */
+static const struct {
+    uint32_t addr;
+    uint64_t v[3];
+} adv[] = {
+    {0x7C5, {0x118, 0x118, 0x108}},
+    {0x7C6, {0x7, 0x7, 0x7}},
+    {0x7C8, {0, 0, 0x6}},
+    {0x7C9, {0, 3, 0}},
+    {0x7CA, {0x0010007C, 0x0010007C, 0x0010007C}},
+    {0x7CB, {0, 0, 0}},
+    {0x7CC, {0, 0, 0}},
+    {0x7CD, {0x4, 0x8, 0x4}},
+    {0x7CE, {0, 0, 0}},
+    {0x7CF, {0x2, 0x2, 0x3}},
+};
+
+static bool is_advisory(uint32_t a)
+{
+    for (size_t i = 0; i < sizeof adv / sizeof adv[0]; i++)
+        if (adv[i].addr == a) return true;
+    return false;
+}
+
+static void assert_profile(unsigned idx)
+{
+    assert_int_equal(r(PROF_CUR), idx);
+    assert_int_equal(r(PROF_SEL), idx);
+    for (size_t i = 0; i < sizeof adv / sizeof adv[0]; i++)
+        if (r(adv[i].addr) != adv[i].v[idx])
+            fail_msg("index %u: CSR 0x%x reads 0x%llx, want 0x%llx", idx, adv[i].addr,
+                     (unsigned long long)r(adv[i].addr), (unsigned long long)adv[i].v[idx]);
+}
+
+/* Everything that is not advisory (and not PROF.CUR) is as in `before`. */
+static void assert_non_advisory(const uint64_t before[CAP_CSR_COUNT])
+{
+    for (uint32_t a = CAP_CSR_LO; a <= CAP_CSR_HI; a++) {
+        if (a == PROF_CUR || is_advisory(a)) continue;
+        if (r(a) != before[a - CAP_CSR_LO])
+            fail_msg("CSR 0x%x changed: 0x%llx -> 0x%llx", a,
+                     (unsigned long long)before[a - CAP_CSR_LO], (unsigned long long)r(a));
+    }
+}
+
+/* A profile switch through cap_prof_select / 0xBC0: PROF.CUR and the advisory CSRs of the
+ * new index change together; PREC (staged and applied), STAT with its stickies, EXC.*,
+ * XMEM/SVMEM and every descriptor do not; a snapshot is the same before and after.
+ * REQ: CAP-068 CAP-069 CAP-070 CAP-074 CAP-073 CAP-065 CAP-066 CAP-067 CAP-009 CAP-075 */
+static void test_prof_select(void **state)
+{
+    (void)state;
+    char err[256];
+    cap_profile *p = cap_profile_parse(rt_yaml, sizeof rt_yaml - 1, "rt.yaml", err, sizeof err);
+    if (!p) fail_msg("%s", err);
+    cap_reset(&C, p);
+    assert_int_equal(r(FLAGS), 3);
+    assert_int_equal(r(PROF_SUP), 7);
+    assert_profile(0);
+    /* non-advisory state that a switch must leave alone: applied and staged MODE/ALT that
+     * differ, EXC.EN, EXC.ST and STAT stickies, XMEM/SVMEM */
+    w(MODE, APPLY | M_PET(3) | M_EW(0) | M_RM(2) | M_SAT | M_Q | M_ZP(4));
+    w(MODE, M_PET(1) | M_EW(2));
+    w(ALT, APPLY | A_EN | A_FMT(2) | A_MIXED);
+    w(ALT, A_EN | A_FMT(3));
+    w(EXC_EN, OF | NV);
+    cap_accrue(&C, NUM_NX | NUM_SAT_HIT | NUM_QNAN_SEEN | NUM_DOWNCAST_TAKEN);
+    w(DOM, 5);
+    w(0x7F0, 0x1000); /* SVMBASE */
+    w(L1CFG, (uint64_t)2 << 24);
+    cap_xmem_event(&C, 1);
+    uint64_t before[CAP_CSR_COUNT];
+    read_all(before);
+    cap_snap s0, s1;
+    cap_snapshot(&C, &s0);
+
+    assert_true(cap_prof_select(&C, 2));
+    assert_profile(2);
+    assert_non_advisory(before);
+    cap_snapshot(&C, &s1);
+    assert_snap_equal(&s0, &s1, 0);
+    /* 2 -> 1: what 2 changed goes back to the base values */
+    assert_true(cap_prof_select(&C, 1));
+    assert_profile(1);
+    assert_non_advisory(before);
+    /* the same index again: accepted, nothing changes */
+    assert_true(cap_prof_select(&C, 1));
+    assert_profile(1);
+    /* indices outside SUP are ignored (WARL): CUR stays in SUP */
+    static const unsigned out[] = {3, 4, 7, 8, 16, 31};
+    for (size_t i = 0; i < sizeof out / sizeof out[0]; i++) {
+        assert_false(cap_prof_select(&C, out[i]));
+        assert_profile(1);
+    }
+    assert_non_advisory(before);
+    /* through the CSR: bits 4:0 are the index, the rest is ignored */
+    w(PROF_SEL, 2);
+    assert_profile(2);
+    w(PROF_SEL, 0x20 | 0);
+    assert_profile(0);
+    w(PROF_SEL, UINT64_C(0xFFFFFFFF00000001));
+    assert_profile(1);
+    w(PROF_SEL, ~UINT64_C(0)); /* index 31: not in SUP */
+    assert_profile(1);
+    w(PROF_SEL, 0x1F & ~0x18u); /* index 7 */
+    assert_profile(1);
+    w(PROF_SEL, 0);
+    assert_profile(0);
+    assert_non_advisory(before);
+    /* PROF.CUR and PROF.SUP still ignore writes */
+    w(PROF_CUR, 2);
+    w(PROF_SUP, 0xFF);
+    assert_profile(0);
+    assert_int_equal(r(PROF_SUP), 7);
+    /* the snapshot after all of this is the one from before */
+    cap_snapshot(&C, &s1);
+    assert_snap_equal(&s0, &s1, 0);
+    /* the staged images are still the ones written before the switches: applying them
+     * (MODE PET FP32 (1), EW 32 (2); then ALT E5M2 (3)) gives EFF_PET 9 and EW 8 (0) */
+    w(MODE, r(MODE) | APPLY);
+    w(ALT, r(ALT) | APPLY);
+    assert_int_equal(S_PET(r(STAT)), 9);
+    assert_int_equal(S_EW(r(STAT)), 0);
+    /* only 0x7C0-0x7F7 and 0xBC0 belong to the unit */
+    uint64_t v;
+    assert_true(cap_csr_read(&C, 0xBC0, &v));
+    assert_false(cap_csr_read(&C, 0xBBF, &v));
+    assert_false(cap_csr_read(&C, 0xBC1, &v));
+    assert_false(cap_csr_write(&C, 0xBC1, 0));
+    /* reset: back to the profile's CUR (0) and its values */
+    assert_true(cap_prof_select(&C, 2));
+    cap_reset(&C, p);
+    assert_profile(0);
+    assert_int_equal(r(MODE), 0x80000);
+    cap_profile_free(p);
+}
+
+/* HAS_PROFILES without RUNTIME_MUTABLE: the switch changes only PROF.CUR; without
+ * HAS_PROFILES (the default) 0xBC0 reads 0 and ignores writes. REQ: CAP-009 CAP-067
+ * REQ: CAP-073 CAP-074 CAP-065 */
+static void test_prof_select_static(void **state)
+{
+    (void)state;
+    uint64_t before[CAP_CSR_COUNT];
+    cap_profile *p = use_profile("  cap_flags: {HAS_PROFILES: 1}\n  cap_prof_sup: 0x6\n"
+                                 "  cap_prof_cur: 2\n  cap_feat0: 0x8\n");
+    assert_int_equal(r(PROF_CUR), 2);
+    assert_int_equal(r(PROF_SEL), 2);
+    read_all(before);
+    assert_true(cap_prof_select(&C, 1));
+    assert_int_equal(r(PROF_CUR), 1);
+    assert_int_equal(r(PROF_SEL), 1);
+    assert_false(cap_prof_select(&C, 0)); /* SUP 0b110 */
+    assert_int_equal(r(PROF_CUR), 1);
+    for (uint32_t a = CAP_CSR_LO; a <= CAP_CSR_HI; a++)
+        if (a != PROF_CUR && r(a) != before[a - CAP_CSR_LO])
+            fail_msg("CSR 0x%x changed without RUNTIME_MUTABLE", a);
+    assert_int_equal(r(FEAT0), 0x8);
+    cap_profile_free(p);
+
+    cap_reset(&C, NULL);
+    read_all(before);
+    assert_int_equal(r(PROF_SEL), 0);
+    assert_false(cap_prof_select(&C, 0));
+    assert_false(cap_prof_select(&C, 1));
+    w(PROF_SEL, 1);
+    w(PROF_SEL, 0);
+    assert_int_equal(r(PROF_SEL), 0);
+    uint64_t after[CAP_CSR_COUNT];
+    read_all(after);
+    assert_memory_equal(before, after, sizeof before);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -788,6 +1444,13 @@ int main(void)
         cmocka_unit_test_setup(test_xcvt_illegal, setup),
         cmocka_unit_test_setup(test_xcvt_policy, setup),
         cmocka_unit_test_setup(test_xcvt_trap, setup),
+        cmocka_unit_test_setup(test_absent_fields, setup),
+        cmocka_unit_test_setup(test_absent_alt_zp, setup),
+        cmocka_unit_test_setup(test_bf16_lite, setup),
+        cmocka_unit_test_setup(test_xcvt_osae, setup),
+        cmocka_unit_test_setup(test_replay, setup),
+        cmocka_unit_test_setup(test_prof_select, setup),
+        cmocka_unit_test_setup(test_prof_select_static, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,8 +22,10 @@ static uint32_t itype(uint32_t imm, unsigned rs1, unsigned f3, unsigned rd, unsi
 }
 #define CSRRS(rd, csr, rs1) itype(csr, rs1, 2, rd, 0x73)
 #define CSRRW(rd, csr, rs1) itype(csr, rs1, 1, rd, 0x73)
+#define CSRRC(rd, csr, rs1) itype(csr, rs1, 3, rd, 0x73)
+#define CSRRWI(rd, csr, ui) itype(csr, ui, 5, rd, 0x73)
 #define XCVT(rd, rs1, sel)  itype(sel, rs1, 2, rd, 0x0B)
-enum { A0 = 10, A1 = 11, A2 = 12 };
+enum { T0 = 5, A0 = 10, A1, A2, A3, A4, A5, A6, A7, S2, S3, S4 };
 
 typedef struct {
     sim_mem *m;
@@ -177,12 +179,161 @@ static void test_profile(void **state)
     down(&r);
 }
 
+/* The design's runtime-profiles example (P-177): SUP {0, 1, 2}; index 1 sets TIER.WAVE
+ * WAVES 3, index 2 FEAT0 0x108 (and HINT.LDSBK, TIER.REG). */
+static const char rt_yaml[] =
+    "xphmg-profile: 1\nname: rt\ncsrs:\n"
+    "  cap_flags: {RUNTIME_MUTABLE: 1, HAS_PROFILES: 1}\n"
+    "  cap_prof_sup: 0x7\n  cap_prof_cur: 0\n"
+    "runtime-profiles:\n"
+    "  1: {cap_tier_wave: {WAVES: 3}, cap_hint_align: {A16: 0, A32: 0, A64: 0, A128: 1}}\n"
+    "  2: {cap_feat0: 0x108, cap_hint_ldsbk: {GRAN_LOG2: 3},\n"
+    "      cap_tier_reg: {VGPR_TIER: 2, SGPR_TIER: 1}}\n";
+
+/* cap_prof_sel (0xBC0) on the hart: the instruction after the write sees the new PROF.CUR
+ * and the new advisory values; the written value follows Zicsr (csrs/csrc/csrwi).
+ * REQ: CAP-068 CAP-069 CAP-074 CAP-067 */
+static void test_prof_sel_boundary(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, rt_yaml);
+    const uint32_t prog[] = {
+        CSRRS(S2, 0x7C3, 0),  /* 0: CUR before: 0 */
+        CSRRW(T0, 0xBC0, A1), /* 1: old index 0 into t0, select 2 */
+        CSRRS(A0, 0x7C3, 0),  /* 2: CUR = 2 at the very next instruction */
+        CSRRS(A2, 0x7C5, 0),  /* 3: FEAT0 of index 2: 0x108 */
+        CSRRS(A3, 0xBC0, 0),  /* 4: 2 (csrrs with x0 writes nothing) */
+        CSRRS(A4, 0xBC0, A5), /* 5: a5 = 1: writes 2 | 1 = 3, not in SUP: ignored */
+        CSRRS(A6, 0x7C3, 0),  /* 6: still 2 */
+        CSRRC(A7, 0xBC0, A1), /* 7: writes 2 & ~2 = 0: select 0 */
+        CSRRS(S3, 0x7C5, 0),  /* 8: FEAT0 back to 0x118 */
+        CSRRWI(0, 0xBC0, 1),  /* 9: select 1 */
+        CSRRS(S4, 0x7C9, 0),  /* 10: TIER.WAVE of index 1: 3 */
+    };
+    load(&r, prog, sizeof prog / sizeof prog[0]);
+    r.h->x[A1] = 2;
+    r.h->x[A5] = 1;
+    /* state of the other unit and of the policy, which no switch may touch (CAP 4.3.3) */
+    assert_true(hart_csr_write(r.h, 0x801, 0x9));                  /* pmask1 */
+    assert_true(hart_csr_write(r.h, 0x7D0, UINT64_C(0x80600000))); /* APPLY, PET INT8, EW 8 */
+    hart_run(r.h, sizeof prog / sizeof prog[0]);
+    assert_int_equal(r.h->traps, 0);
+    assert_int_equal(r.h->pc, RAM + 4 * (sizeof prog / sizeof prog[0]));
+    assert_int_equal(r.h->x[S2], 0);
+    assert_int_equal(r.h->x[T0], 0);
+    assert_int_equal(r.h->x[A0], 2);
+    assert_int_equal(r.h->x[A2], 0x108);
+    assert_int_equal(r.h->x[A3], 2);
+    assert_int_equal(r.h->x[A4], 2);
+    assert_int_equal(r.h->x[A6], 2);
+    assert_int_equal(r.h->x[A7], 2);
+    assert_int_equal(r.h->x[S3], 0x118);
+    assert_int_equal(r.h->x[S4], 3);
+    uint64_t v;
+    assert_true(hart_csr_read(r.h, 0x7C3, &v));
+    assert_int_equal(v, 1);
+    assert_true(hart_csr_read(r.h, 0x801, &v));
+    assert_int_equal(v, 0x9);
+    assert_true(hart_csr_read(r.h, 0x7D2, &v));
+    assert_int_equal(v, 0x30000000); /* STAT: EFF_PET 3 (31:28), EW 8 */
+    /* hart_reset goes back to the profile's CUR (0) */
+    hart_reset(r.h, RAM);
+    assert_true(hart_csr_read(r.h, 0xBC0, &v));
+    assert_int_equal(v, 0);
+    assert_true(hart_csr_read(r.h, 0x7C9, &v));
+    assert_int_equal(v, 0);
+    down(&r);
+}
+
+/* 0xBC0 is a machine-mode CSR (csr[9:8] = 11): from U mode any access is an illegal
+ * instruction (cause 2) and the profile does not change. REQ: CAP-074 */
+static void test_prof_sel_umode(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, rt_yaml);
+    uint64_t v;
+    const uint32_t prog[] = {CSRRS(A0, 0xBC0, 0), CSRRW(0, 0xBC0, A1), CSRRWI(A0, 0xBC0, 1)};
+    load(&r, prog, 3);
+    r.h->x[A0] = 0x77;
+    r.h->x[A1] = 2;
+    for (unsigned i = 0; i < 3; i++) {
+        r.h->priv = PRV_U;
+        r.h->pc = RAM + 4 * i;
+        r.h->mcause = 0;
+        hart_run(r.h, 1);
+        assert_int_equal(r.h->mcause, 2);
+        assert_int_equal(r.h->mepc, RAM + 4 * i);
+        assert_int_equal(r.h->pc, RAM + 0x1000);
+        assert_int_equal(r.h->x[A0], 0x77);
+        assert_int_equal(r.h->priv, PRV_M);
+        assert_true(hart_csr_read(r.h, 0x7C3, &v));
+        assert_int_equal(v, 0);
+    }
+    r.h->priv = PRV_U;
+    assert_false(hart_csr_read(r.h, 0xBC0, &v));
+    assert_false(hart_csr_write(r.h, 0xBC0, 1));
+    r.h->priv = PRV_M;
+    assert_true(hart_csr_write(r.h, 0xBC0, 1));
+    assert_true(hart_csr_read(r.h, 0x7C3, &v));
+    assert_int_equal(v, 1);
+    down(&r);
+}
+
+/* P-180 on the hart: xcvt FMTSEL OSAE 10 traps under SAE_DEF=1, 11 does not under SAE_DEF=0,
+ * 01 is illegal. REQ: CAP-123 CAP-012 */
+static void test_xcvt_osae_hart(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    assert_true(hart_csr_write(r.h, 0x7D3, 0x4));                       /* EXC.EN = OF */
+    assert_true(hart_csr_write(r.h, 0x7D0, UINT64_C(0xA0080000)));      /* APPLY|SAE_DEF|EW16 */
+    const uint32_t prog[] = {XCVT(A2, A1, 0x001), XCVT(A2, A1, 0x201)}; /* 1e10 -> FP16 */
+    load(&r, prog, 2);
+    r.h->x[A1] = 0x501502F9;
+    hart_run(r.h, 1); /* SAE_DEF: no trap, +inf */
+    assert_int_equal(r.h->x[A2], 0x7C00);
+    assert_int_equal(r.h->traps, 0);
+    r.h->x[A2] = 0x55;
+    hart_run(r.h, 1); /* OSAE 10: SAE 0 for this one, OF enabled: cause 24, mtval OF */
+    assert_int_equal(r.h->mcause, 24);
+    assert_int_equal(r.h->mtval, 0x4);
+    assert_int_equal(r.h->mepc, RAM + 4);
+    assert_int_equal(r.h->x[A2], 0x55);
+    uint64_t v;
+    assert_true(hart_csr_read(r.h, 0x7D0, &v));
+    assert_int_equal(v, 0x20080000); /* MODE unchanged: SAE_DEF still 1 */
+    down(&r);
+
+    up(&r, NULL);
+    assert_true(hart_csr_write(r.h, 0x7D3, 0x4));
+    const uint32_t prog2[] = {XCVT(A2, A1, 0x301), XCVT(A3, A1, 0x001), XCVT(A4, A1, 0x101)};
+    load(&r, prog2, 3);
+    r.h->x[A1] = 0x501502F9;
+    r.h->x[A3] = 0x66;
+    hart_run(r.h, 1); /* OSAE 11: no trap */
+    assert_int_equal(r.h->x[A2], 0x7C00);
+    assert_int_equal(r.h->traps, 0);
+    hart_run(r.h, 1); /* one-shot: the next plain xcvt traps */
+    assert_int_equal(r.h->mcause, 24);
+    assert_int_equal(r.h->mepc, RAM + 4);
+    assert_int_equal(r.h->x[A3], 0x66);
+    r.h->pc = RAM + 8;
+    hart_run(r.h, 1); /* OSAE 01: illegal */
+    assert_int_equal(r.h->mcause, 2);
+    assert_int_equal(r.h->mepc, RAM + 8);
+    down(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_csr_and_xcvt), cmocka_unit_test(test_trap),
-        cmocka_unit_test(test_access),       cmocka_unit_test(test_reset),
-        cmocka_unit_test(test_profile),
+        cmocka_unit_test(test_csr_and_xcvt),   cmocka_unit_test(test_trap),
+        cmocka_unit_test(test_access),         cmocka_unit_test(test_reset),
+        cmocka_unit_test(test_profile),        cmocka_unit_test(test_prof_sel_boundary),
+        cmocka_unit_test(test_prof_sel_umode), cmocka_unit_test(test_xcvt_osae_hart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -51,12 +51,12 @@ static const exp_reg regs[] = {
     {"cap_prec_exc_en", 0x7D3, "RW", 0},
     {"cap_prec_exc_st", 0x7D4, "W1C", 0},
     {"cap_prec_rsv0", 0x7D5, "RO", 0},
-    {"cap_prec_alu", 0x7D8, "RO", 0xF3F},
+    {"cap_prec_alu", 0x7D8, "RO", 0x1F3F}, /* P-179: BF16_LITE (bit 12) */
     {"cap_prec_tex", 0x7D9, "RO", 0},
     {"cap_prec_img", 0x7DA, "RO", 0},
     {"cap_prec_rt", 0x7DB, "RO", 0x3F},
-    {"cap_prec_cap", 0x7DC, "RO", 0x003C7F3F},
-    {"cap_prec_fp8", 0x7DD, "RO", 0x3},
+    {"cap_prec_cap", 0x7DC, "RO", 0x003E7F3F}, /* ALT_SUP 1-5 */
+    {"cap_prec_fp8", 0x7DD, "RO", 0x7},
     {"cap_prec_intq", 0x7DE, "RO", 0x7},
     {"cap_prec_hyb", 0x7DF, "RO", 0},
     {"cap_xmem_cap", 0x7E0, "RO", 0x677},
@@ -83,6 +83,7 @@ static const exp_reg regs[] = {
     {"pmask1", 0x801, "RW", 0},
     {"pmask2", 0x802, "RW", 0},
     {"pmask3", 0x803, "RW", 0},
+    {"cap_prof_sel", 0xBC0, "RW", 0}, /* P-177: machine custom read/write */
 };
 #define NREGS (sizeof regs / sizeof regs[0])
 
@@ -96,6 +97,7 @@ typedef struct {
 static const exp_field fields[] = {
     {"cap_flags", "RUNTIME_MUTABLE", 0, 1},
     {"cap_flags", "HAS_PROFILES", 1, 1},
+    {"cap_prof_sel", "IDX", 0, 5},
     {"cap_vers", "MAJOR", 24, 8},
     {"cap_vers", "MINOR", 16, 8},
     {"cap_vers", "PATCH", 8, 8},
@@ -230,7 +232,8 @@ static void test_generated_table(void **state)
 }
 
 /* Q-01: the CAP window is M-mode only (csr[9:8] = 3) and read/write (csr[11:10] != 3);
- * the PMASK banks are in the user read/write custom range. Block ownership of Table 3.1.
+ * the PMASK banks are in the user read/write custom range; the profile select (P-177) is
+ * in the machine custom read/write range 0xBC0-0xBFF. Block ownership of Table 3.1.
  * REQ: CAP-037 CAP-038 CAP-035 */
 static void test_privilege_and_blocks(void **state)
 {
@@ -244,6 +247,10 @@ static void test_privilege_and_blocks(void **state)
             const char *unit = a >= 0x7E0 ? "XMEM" : "CAP";
             if (strcmp(r->unit, unit))
                 fail_msg("%s: unit %s, block of 0x%x is %s", r->name, r->unit, a, unit);
+        } else if (a >= 0xBC0 && a <= 0xBFF) {
+            assert_int_equal((a >> 8) & 3, 3);
+            assert_int_equal((a >> 10) & 3, 2);
+            assert_string_equal(r->unit, "CAP");
         } else {
             assert_int_equal((a >> 8) & 3, 0);
             assert_int_equal((a >> 10) & 3, 2);

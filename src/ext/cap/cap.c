@@ -68,6 +68,34 @@ static uint64_t xmem_gated(const cap_state *c, uint32_t a)
     }
 }
 
+/* Precision fields whose capability the profile lacks read zero and ignore writes
+ * (CAP 5.2.3, errata P-178): all of ALT without any ALT format, the quantization fields
+ * without any quantized integer format. */
+static uint64_t prec_gated(const cap_state *c, uint32_t a)
+{
+    uint64_t intq = rd(c, XPHMG_CSR_CAP_PREC_INTQ);
+    bool quant =
+        intq & (CAP_PREC_INTQ_INT8_MASK | CAP_PREC_INTQ_INT4_MASK | CAP_PREC_INTQ_INT2_MASK);
+    switch (a) {
+    case XPHMG_CSR_CAP_PREC_MODE:
+        return quant ? 0
+                     : CAP_PREC_MODE_Q_MASK | CAP_PREC_MODE_ZP_EN_MASK | CAP_PREC_MODE_ZP_MASK |
+                           CAP_PREC_MODE_SCALE_SH_MASK;
+    case XPHMG_CSR_CAP_PREC_ALT:
+        if (!GET(rd(c, XPHMG_CSR_CAP_PREC_CAP), CAP_PREC_CAP_ALT_SUP))
+            return ~CAP_PREC_ALT_APPLY1_MASK;
+        return quant ? 0 : CAP_PREC_ALT_ZP_MASK | CAP_PREC_ALT_ZP_OFFS_MASK;
+    default:
+        return 0;
+    }
+}
+
+/* Everything that reads zero and ignores writes because a feature is absent. */
+static uint64_t gated(const cap_state *c, uint32_t a)
+{
+    return xmem_gated(c, a) | prec_gated(c, a);
+}
+
 /* WARL fields with a stated legal set (errata Q-11, XMEM Q-39). */
 static uint64_t xmem_warl(uint32_t a, uint64_t v)
 {
@@ -93,8 +121,9 @@ static uint64_t xmem_warl(uint32_t a, uint64_t v)
 /* ALT_FMT code -> unified EFF_PET code (errata Q-17); 0 = none/reserved. */
 static unsigned alt_pet(unsigned fmt)
 {
-    static const unsigned char map[6] = {0,          CAP_T_BF16_LITE, CAP_T_E4M3,
-                                         CAP_T_E5M2, CAP_T_INT4,      CAP_T_INT2};
+    /* BF16_LITE: effective PET BF16 (CAP 4.4.2.2 mapping table, errata P-179). */
+    static const unsigned char map[6] = {0,          CAP_T_BF16, CAP_T_E4M3,
+                                         CAP_T_E5M2, CAP_T_INT4, CAP_T_INT2};
     return fmt < 6 ? map[fmt] : 0;
 }
 
@@ -103,7 +132,8 @@ static void recompute(cap_state *c)
     uint64_t cap = rd(c, XPHMG_CSR_CAP_PREC_CAP), intq = rd(c, XPHMG_CSR_CAP_PREC_INTQ);
     unsigned pet_sup = GET(cap, CAP_PREC_CAP_PET_SUP), ew_sup = GET(cap, CAP_PREC_CAP_EW_SUP);
     unsigned accw_sup = GET(cap, CAP_PREC_CAP_ACCW_SUP), alt_sup = GET(cap, CAP_PREC_CAP_ALT_SUP);
-    bool unsup = false;
+    /* An APPLY that asked for an absent field is a precision omission (P-178). */
+    bool unsup = c->mode_applied_absent || c->alt_applied_absent;
 
     /* Base: MODE's applied image, unsupported selections replaced by the previous
      * effective field. */
@@ -188,6 +218,7 @@ static void recompute(cap_state *c)
 void cap_reset(cap_state *c, const cap_profile *prof)
 {
     memset(c, 0, sizeof *c);
+    c->prof = prof;
     for (uint32_t a = CAP_CSR_LO; a <= CAP_CSR_HI; a++) {
         const xcsr_reg *r = xcsr_find(a);
         uint64_t v = r ? r->reset & r->defined : 0;
@@ -197,42 +228,70 @@ void cap_reset(cap_state *c, const cap_profile *prof)
         c->reg[IDX(a)] = v;
     }
     for (uint32_t a = CAP_CSR_LO; a <= CAP_CSR_HI; a++)
-        c->reg[IDX(a)] &= ~xmem_gated(c, a);
+        c->reg[IDX(a)] &= ~gated(c, a);
     c->mode_applied = c->base_eff = rd(c, XPHMG_CSR_CAP_PREC_MODE);
     c->alt_applied = rd(c, XPHMG_CSR_CAP_PREC_ALT);
     c->reg[IDX(XPHMG_CSR_CAP_PREC_STAT)] = 0;
     recompute(c); /* the reset state is applied (errata Q-32) */
 }
 
+bool cap_prof_select(cap_state *c, unsigned idx)
+{
+    uint64_t sup = rd(c, XPHMG_CSR_CAP_PROF_SUP);
+    if (idx >= 32 || !((sup >> idx) & 1)) return false; /* WARL: CUR stays in SUP */
+    c->reg[IDX(XPHMG_CSR_CAP_PROF_CUR)] = c->disc[IDX(XPHMG_CSR_CAP_PROF_CUR)] = idx;
+    if (!GET(rd(c, XPHMG_CSR_CAP_FLAGS), CAP_FLAGS_RUNTIME_MUTABLE)) return true;
+    for (uint32_t a = CAP_CSR_LO; a <= CAP_CSR_HI; a++) {
+        uint64_t v;
+        if (!cap_profile_is_advisory(a) || !cap_profile_value_at(c->prof, idx, a, &v)) continue;
+        c->reg[IDX(a)] = c->disc[IDX(a)] = v & xcsr_find(a)->defined;
+    }
+    return true;
+}
+
 bool cap_csr_read(const cap_state *c, uint32_t addr, uint64_t *val)
 {
+    if (addr == CAP_CSR_PROF_SEL) {
+        *val = rd(c, XPHMG_CSR_CAP_PROF_CUR);
+        return true;
+    }
     if (!cap_csr_in_window(addr)) return false;
     const xcsr_reg *r = xcsr_find(addr);
-    *val = r ? c->reg[IDX(addr)] & r->defined & ~xmem_gated(c, addr) : 0;
+    *val = r ? c->reg[IDX(addr)] & r->defined & ~gated(c, addr) : 0;
     return true;
 }
 
 bool cap_csr_write(cap_state *c, uint32_t addr, uint64_t val)
 {
+    if (addr == CAP_CSR_PROF_SEL) {
+        cap_prof_select(c, (unsigned)GET(val, CAP_PROF_SEL_IDX));
+        return true;
+    }
     if (!cap_csr_in_window(addr)) return false;
     const xcsr_reg *r = xcsr_find(addr);
     if (!r) return true; /* unassigned address: reads 0, ignores writes (CAP 3.1 #3) */
-    uint64_t gated = xmem_gated(c, addr), w = r->writable & ~gated;
+    uint64_t g = gated(c, addr), w = r->writable & ~g;
     uint64_t *p = &c->reg[IDX(addr)];
     uint64_t nv = (*p & ~w) | (val & w);
-    nv &= ~(val & r->w1c & ~gated); /* W1C: a 1 clears (CAP 4 rule 3, errata Q-84) */
+    nv &= ~(val & r->w1c & ~g); /* W1C: a 1 clears (CAP 4 rule 3, errata Q-84) */
     switch (addr) {
     case XPHMG_CSR_CAP_PREC_MODE:
         *p = nv & ~CAP_PREC_MODE_APPLY0_MASK; /* APPLY0 reads 0 */
+        c->mode_asked_absent |= (val & g & r->defined) != 0;
         if (val & CAP_PREC_MODE_APPLY0_MASK) {
             c->mode_applied = *p;
+            c->mode_applied_absent = c->mode_asked_absent;
+            c->mode_asked_absent = false;
             goto apply;
         }
         return true;
     case XPHMG_CSR_CAP_PREC_ALT:
         *p = nv & ~CAP_PREC_ALT_APPLY1_MASK;
+        c->alt_asked_absent |= (val & g & r->defined) != 0;
         if (val & CAP_PREC_ALT_APPLY1_MASK) {
             c->alt_applied = *p;
+            c->alt_applied_absent = c->alt_asked_absent;
+            c->alt_asked_absent = false;
             goto apply;
         }
         return true;
@@ -301,7 +360,7 @@ void cap_xmem_event(cap_state *c, uint64_t ev)
 {
     const xcsr_reg *r = xcsr_find(XPHMG_CSR_CAP_XMEM_EVENTS);
     c->reg[IDX(XPHMG_CSR_CAP_XMEM_EVENTS)] |=
-        ev & r->defined & ~xmem_gated(c, XPHMG_CSR_CAP_XMEM_EVENTS);
+        ev & r->defined & ~gated(c, XPHMG_CSR_CAP_XMEM_EVENTS);
 }
 
 num_flags cap_trap_flags(const cap_snap *s, num_flags flags)
@@ -317,6 +376,7 @@ int cap_type_fmt(unsigned code, bool uns)
     case CAP_T_FP32:
         return NUM_FP32;
     case CAP_T_BF16:
+    case CAP_T_BF16_LITE: /* BF16 storage and arithmetic here (errata P-179) */
         return NUM_BF16;
     case CAP_T_E4M3:
         return NUM_E4M3;

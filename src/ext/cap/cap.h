@@ -21,6 +21,10 @@
 #define CAP_CSR_HI    0x7F7u
 #define CAP_CSR_COUNT (CAP_CSR_HI - CAP_CSR_LO + 1u)
 
+/* The profile-select CSR (project extension, errata P-177): the implementation-defined
+ * profile-switch mechanism of CAP 4.3.3, in the machine custom read/write range. */
+#define CAP_CSR_PROF_SEL 0xBC0u
+
 /* The XMEM/SVMEM part of the window, latched in every snapshot. */
 #define CAP_XMEM_LO    0x7E0u
 #define CAP_XMEM_COUNT (CAP_CSR_HI - CAP_XMEM_LO + 1u)
@@ -70,7 +74,13 @@ typedef struct {
     uint64_t alt_applied;         /* ALT as latched by the last APPLY1 */
     uint64_t base_eff;            /* MODE with unsupported selections kept from before
                                      (errata Q-30/Q-31): the base EFF */
-    uint64_t disc[CAP_CSR_COUNT]; /* reset values (discovery values from the profile) */
+    uint64_t disc[CAP_CSR_COUNT]; /* discovery values of the current runtime profile */
+    /* A write that asks for an absent precision field (errata P-178) is a request the
+     * next APPLY of that group consumes; that APPLY and every APPLY until the group is
+     * applied again without one report UNSUP_FMT. */
+    bool mode_asked_absent, alt_asked_absent;     /* pending since the last APPLY */
+    bool mode_applied_absent, alt_applied_absent; /* latched by APPLY0 / APPLY1 */
+    const cap_profile *prof; /* where runtime profile values come from (P-177) */
 } cap_state;
 
 /* Resets every CAP CSR (CAP 5.2.7): RW/W1C state to the XML reset values, discovery
@@ -81,11 +91,18 @@ void cap_reset(cap_state *c, const cap_profile *prof);
 /* True when addr lies in the CAP window 0x7C0-0x7F7. Every address there reads and
  * writes (unassigned ones read 0 and ignore writes, CAP 3.1 #3). */
 bool cap_csr_in_window(uint32_t addr);
-/* CSR read; returns false only outside the window. */
+/* CSR read of the window or of CAP_CSR_PROF_SEL; false for any other address. */
 bool cap_csr_read(const cap_state *c, uint32_t addr, uint64_t *val);
-/* CSR write with the value the Zicsr instruction writes (errata Q-84); false only
- * outside the window. Never traps otherwise (CAP 4.3.4, 5.2.8). */
+/* CSR write with the value the Zicsr instruction writes (errata Q-84), to the window or
+ * CAP_CSR_PROF_SEL; false for any other address. Never traps otherwise (CAP 4.3.4,
+ * 5.2.8). */
 bool cap_csr_write(cap_state *c, uint32_t addr, uint64_t val);
+
+/* Switches to runtime profile idx when CAP.PROF.SUP has it (a write of idx to
+ * CAP_CSR_PROF_SEL): CAP.PROF.CUR and, with RUNTIME_MUTABLE=1, the advisory FEAT/TIER/
+ * HINT CSRs take the profile's values together; nothing else changes (CAP 4.3.2-4.3.3).
+ * False (and no change) for an index outside SUP. */
+bool cap_prof_select(cap_state *c, unsigned idx);
 
 /* The instruction-boundary snapshot (CAP 5.1.1). */
 void cap_snapshot(const cap_state *c, cap_snap *s);

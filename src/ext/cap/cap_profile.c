@@ -14,13 +14,19 @@
 #define PROFILE_MAX_BYTES (1u << 20) /* a profile is a few lines; refuse anything huge */
 #define GET(v, F)         ((unsigned)(((v)&F##_MASK) >> F##_SHIFT))
 
-struct cap_profile {
-    char name[64];
+typedef struct {
     unsigned n;
     struct {
         uint32_t addr;
         uint64_t val;
     } e[64];
+} csr_set;
+
+struct cap_profile {
+    char name[64];
+    csr_set base;                 /* `csrs`: values over the XML reset values */
+    uint32_t var_mask;            /* bit i: `runtime-profiles` names index i */
+    csr_set var[CAP_PROFILE_MAX]; /* advisory values of runtime profile i over `base` */
 };
 
 /* Read-only descriptors only: policy state, STAT and the reserved CSR are not
@@ -39,16 +45,62 @@ const char *cap_profile_name(const cap_profile *p)
     return p ? p->name : "default";
 }
 
-bool cap_profile_value(const cap_profile *p, uint32_t addr, uint64_t *val)
+/* Advisory CSRs: what a runtime profile may vary (CAP 4.3.2: tiers, hints, FEAT). */
+bool cap_profile_is_advisory(uint32_t addr)
 {
-    if (!p || !cap_profile_is_discovery(addr)) return false;
-    for (unsigned i = 0; i < p->n; i++)
-        if (p->e[i].addr == addr) {
-            *val = p->e[i].val;
+    switch (addr) {
+    case XPHMG_CSR_CAP_FEAT0:
+    case XPHMG_CSR_CAP_FEAT1:
+    case XPHMG_CSR_CAP_TIER_REG:
+    case XPHMG_CSR_CAP_TIER_WAVE:
+    case XPHMG_CSR_CAP_TIER_LDS:
+    case XPHMG_CSR_CAP_TIER_SAMP:
+    case XPHMG_CSR_CAP_TIER_RT:
+    case XPHMG_CSR_CAP_HINT_ALIGN:
+    case XPHMG_CSR_CAP_HINT_BVHGR:
+    case XPHMG_CSR_CAP_HINT_LDSBK:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool set_lookup(const csr_set *s, uint32_t addr, uint64_t *val)
+{
+    for (unsigned i = 0; i < s->n; i++)
+        if (s->e[i].addr == addr) {
+            *val = s->e[i].val;
             return true;
         }
-    *val = xcsr_find(addr)->reset;
+    return false;
+}
+
+static bool base_value(const cap_profile *p, uint32_t addr, uint64_t *val)
+{
+    if (!p || !cap_profile_is_discovery(addr)) return false;
+    if (!set_lookup(&p->base, addr, val)) *val = xcsr_find(addr)->reset;
     return true;
+}
+
+bool cap_profile_value_at(const cap_profile *p, unsigned idx, uint32_t addr, uint64_t *val)
+{
+    if (!base_value(p, addr, val)) return false;
+    if (idx < CAP_PROFILE_MAX && ((p->var_mask >> idx) & 1)) set_lookup(&p->var[idx], addr, val);
+    return true;
+}
+
+unsigned cap_profile_reset_index(const cap_profile *p)
+{
+    uint64_t flags = 0, cur = 0;
+    if (!base_value(p, XPHMG_CSR_CAP_FLAGS, &flags) || !GET(flags, CAP_FLAGS_HAS_PROFILES))
+        return 0;
+    base_value(p, XPHMG_CSR_CAP_PROF_CUR, &cur);
+    return (unsigned)cur;
+}
+
+bool cap_profile_value(const cap_profile *p, uint32_t addr, uint64_t *val)
+{
+    return cap_profile_value_at(p, cap_profile_reset_index(p), addr, val);
 }
 
 void cap_profile_free(cap_profile *p)
@@ -116,7 +168,10 @@ static bool parse_u64(const char *s, uint64_t *out)
     return any;
 }
 
-static bool set_csr(ctx *c, cap_profile *p, const yaml_node_t *key, const yaml_node_t *val)
+/* One `CSR: value` of `csrs` (into p->base, variant < 0) or of runtime profile variant
+ * (advisory CSRs only; unnamed fields keep the base value). */
+static bool set_csr(ctx *c, cap_profile *p, int variant, const yaml_node_t *key,
+                    const yaml_node_t *val)
 {
     const char *name = scalar(key);
     const xcsr_reg *r = name ? xcsr_find_name(name) : NULL;
@@ -128,10 +183,16 @@ static bool set_csr(ctx *c, cap_profile *p, const yaml_node_t *key, const yaml_n
                     "'%s' is not a discovery CSR: a profile may only set read-only "
                     "capability descriptors",
                     name);
-    for (unsigned i = 0; i < p->n; i++)
-        if (p->e[i].addr == r->addr) return fail(c, key, "'%s' given twice", name);
-    if (p->n >= sizeof p->e / sizeof p->e[0]) return fail(c, key, "too many CSRs");
-    uint64_t v = r->reset;
+    if (variant >= 0 && !cap_profile_is_advisory(r->addr))
+        return fail(c, key,
+                    "'%s' is not advisory: a runtime profile may only vary cap_feat*, "
+                    "cap_tier_* and cap_hint_* (CAP 4.3.2)",
+                    name);
+    csr_set *set = variant >= 0 ? &p->var[variant] : &p->base;
+    uint64_t v;
+    if (set_lookup(set, r->addr, &v)) return fail(c, key, "'%s' given twice", name);
+    if (set->n >= sizeof set->e / sizeof set->e[0]) return fail(c, key, "too many CSRs");
+    base_value(p, r->addr, &v);
     if (val->type == YAML_SCALAR_NODE) {
         if (!parse_u64(scalar(val), &v))
             return fail(c, val, "'%s': '%s' is not a number", name, scalar(val));
@@ -162,23 +223,75 @@ static bool set_csr(ctx *c, cap_profile *p, const yaml_node_t *key, const yaml_n
     } else {
         return fail(c, val, "'%s': expected a number or a mapping of fields", name);
     }
-    p->e[p->n].addr = r->addr;
-    p->e[p->n].val = v;
-    p->n++;
+    set->e[set->n].addr = r->addr;
+    set->e[set->n].val = v;
+    set->n++;
+    return true;
+}
+
+/* `runtime-profiles: {INDEX: {CSR: value, ...}, ...}` (errata P-177); parsed after
+ * `csrs` so that variants start from the base values. */
+static bool set_variants(ctx *c, cap_profile *p, const yaml_node_t *v)
+{
+    if (v->type != YAML_MAPPING_NODE)
+        return fail(c, v, "'runtime-profiles' must map profile indices to CSR mappings");
+    uint64_t flags = 0, sup = 0;
+    base_value(p, XPHMG_CSR_CAP_FLAGS, &flags);
+    base_value(p, XPHMG_CSR_CAP_PROF_SUP, &sup);
+    if (!GET(flags, CAP_FLAGS_HAS_PROFILES))
+        return fail(c, v, "'runtime-profiles' needs cap_flags.HAS_PROFILES=1 (CAP 4.3.1)");
+    for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++) {
+        yaml_node_t *k = yaml_document_get_node(c->doc, q->key);
+        yaml_node_t *m = yaml_document_get_node(c->doc, q->value);
+        uint64_t idx;
+        if (!parse_u64(scalar(k), &idx) || idx >= CAP_PROFILE_MAX)
+            return fail(c, k, "runtime profile index must be a number 0-%d", CAP_PROFILE_MAX - 1);
+        if (!((sup >> idx) & 1))
+            return fail(c, k, "runtime profile %llu is not in cap_prof_sup (CAP 4.3.4)",
+                        (unsigned long long)idx);
+        if ((p->var_mask >> idx) & 1)
+            return fail(c, k, "runtime profile %llu given twice", (unsigned long long)idx);
+        p->var_mask |= UINT32_C(1) << idx;
+        if (m->type != YAML_MAPPING_NODE)
+            return fail(c, m, "runtime profile %llu must be a mapping of CSR names",
+                        (unsigned long long)idx);
+        if (m->data.mapping.pairs.top > m->data.mapping.pairs.start &&
+            !GET(flags, CAP_FLAGS_RUNTIME_MUTABLE))
+            return fail(c, m,
+                        "runtime profile %llu changes advisory CSRs, which needs "
+                        "cap_flags.RUNTIME_MUTABLE=1 (CAP 4.3.2)",
+                        (unsigned long long)idx);
+        for (yaml_node_pair_t *r = m->data.mapping.pairs.start; r < m->data.mapping.pairs.top; r++)
+            if (!set_csr(c, p, (int)idx, yaml_document_get_node(c->doc, r->key),
+                         yaml_document_get_node(c->doc, r->value)))
+                return false;
+    }
     return true;
 }
 
 /* Cross-CSR rules: what the unit and the numeric engine can honour (docs/cap.md). */
 static bool check(ctx *c, const cap_profile *p)
 {
-    uint64_t flags = 0, cur = 0, sup = 0, pm = 0, alu = 0, pcap = 0, fp8 = 0;
-    cap_profile_value(p, XPHMG_CSR_CAP_FLAGS, &flags);
-    cap_profile_value(p, XPHMG_CSR_CAP_PROF_CUR, &cur);
-    cap_profile_value(p, XPHMG_CSR_CAP_PROF_SUP, &sup);
-    cap_profile_value(p, XPHMG_CSR_CAP_PMASK_CAP, &pm);
-    cap_profile_value(p, XPHMG_CSR_CAP_PREC_ALU, &alu);
-    cap_profile_value(p, XPHMG_CSR_CAP_PREC_CAP, &pcap);
-    cap_profile_value(p, XPHMG_CSR_CAP_PREC_FP8, &fp8);
+    uint64_t flags = 0, cur = 0, sup = 0, pm = 0, pcap = 0;
+    base_value(p, XPHMG_CSR_CAP_FLAGS, &flags);
+    base_value(p, XPHMG_CSR_CAP_PROF_CUR, &cur);
+    base_value(p, XPHMG_CSR_CAP_PROF_SUP, &sup);
+    base_value(p, XPHMG_CSR_CAP_PMASK_CAP, &pm);
+    base_value(p, XPHMG_CSR_CAP_PREC_CAP, &pcap);
+    /* Every selectable profile exposes at least the tiers T0-T3 (CAP 2.2.1). */
+    for (unsigned i = 0; i < CAP_PROFILE_MAX; i++) {
+        uint64_t lds = 0;
+        if (i > 0 && !((sup >> i) & 1)) continue;
+        cap_profile_value_at(p, i, XPHMG_CSR_CAP_TIER_LDS, &lds);
+        if (GET(lds, CAP_TIER_LDS_TIER_COUNT_M1) < 3) {
+            if (i == 0)
+                return fail(c, NULL,
+                            "cap_tier_lds.TIER_COUNT_M1 must be 3: implementations expose "
+                            "the tiers T0-T3 (CAP 2.2.1)");
+            return fail(c, NULL,
+                        "runtime profile %u: cap_tier_lds.TIER_COUNT_M1 must be 3 (CAP 2.2.1)", i);
+        }
+    }
     if (!GET(flags, CAP_FLAGS_HAS_PROFILES) && (cur || sup))
         return fail(c, NULL,
                     "cap_prof_cur/cap_prof_sup must be 0 when HAS_PROFILES=0 "
@@ -194,17 +307,12 @@ static bool check(ctx *c, const cap_profile *p)
         return fail(c, NULL,
                     "cap_pmask_cap: PMASK_BANKS_M1 and BANK0_ALLONES must be 0 "
                     "when PMASK_PRESENT=0");
-    if (GET(alu, CAP_PREC_ALU_HAS_BF16_LITE) || GET(fp8, CAP_PREC_FP8_BF16_LITE) ||
-        ((GET(pcap, CAP_PREC_CAP_ALT_SUP) >> 1) & 1))
-        return fail(c, NULL,
-                    "BF16_LITE cannot be supported: the numeric engine has no such "
-                    "format (errata Q-17)");
     unsigned pet = GET(pcap, CAP_PREC_CAP_PET_SUP), ew = GET(pcap, CAP_PREC_CAP_EW_SUP);
     unsigned accw = GET(pcap, CAP_PREC_CAP_ACCW_SUP), alt = GET(pcap, CAP_PREC_CAP_ALT_SUP);
     if (pet & ~0x3fu) return fail(c, NULL, "cap_prec_cap.PET_SUP: codes 6 and 7 are reserved");
     if (ew & 8u) return fail(c, NULL, "cap_prec_cap.EW_SUP: EW=64 has no element format");
-    if (alt & ~0x3cu)
-        return fail(c, NULL, "cap_prec_cap.ALT_SUP: only ALT_FMT codes 2-5 can be supported");
+    if (alt & ~0x3eu)
+        return fail(c, NULL, "cap_prec_cap.ALT_SUP: only ALT_FMT codes 1-5 exist (0 is 'none')");
     if (!(pet & 1) || !(ew & 2) || !(accw & 1))
         return fail(c, NULL,
                     "cap_prec_cap must support the reset state PET=FP16, EW=16, "
@@ -246,6 +354,7 @@ cap_profile *cap_profile_parse(const char *text, size_t len, const char *origin,
     c.doc = &doc;
     cap_profile *p = calloc(1, sizeof *p);
     bool ok = p != NULL, have_ver = false, have_name = false;
+    yaml_node_t *variants = NULL;
     yaml_node_t *root = yaml_document_get_root_node(&doc);
     if (!p)
         fail(&c, NULL, "out of memory");
@@ -272,6 +381,9 @@ cap_profile *cap_profile_parse(const char *text, size_t len, const char *origin,
             have_name = true;
         } else if (!strcmp(key, "description")) {
             if (!scalar(v)) ok = fail(&c, v, "'description' must be text");
+        } else if (!strcmp(key, "runtime-profiles")) {
+            if (variants) ok = fail(&c, k, "'runtime-profiles' given twice");
+            variants = v;
         } else if (!strcmp(key, "csrs")) {
             if (v->type != YAML_MAPPING_NODE) {
                 ok = fail(&c, v, "'csrs' must be a mapping of CSR names");
@@ -279,17 +391,18 @@ cap_profile *cap_profile_parse(const char *text, size_t len, const char *origin,
             }
             for (yaml_node_pair_t *r = v->data.mapping.pairs.start;
                  ok && r < v->data.mapping.pairs.top; r++)
-                ok = set_csr(&c, p, yaml_document_get_node(&doc, r->key),
+                ok = set_csr(&c, p, -1, yaml_document_get_node(&doc, r->key),
                              yaml_document_get_node(&doc, r->value));
         } else {
             ok = fail(&c, k,
                       "unknown key '%s' (expected xphmg-profile, name, description, "
-                      "csrs)",
+                      "csrs, runtime-profiles)",
                       key);
         }
     }
     if (ok && (!have_ver || !have_name))
         ok = fail(&c, root, "'xphmg-profile: 1' and 'name' are required");
+    if (ok && variants) ok = set_variants(&c, p, variants);
     if (ok) ok = check(&c, p);
     yaml_document_delete(&doc);
     if (!ok) {

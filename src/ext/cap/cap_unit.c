@@ -25,8 +25,9 @@ bool cap_xcvt(cap_state *c, const cap_snap *s, unsigned fmtsel, uint64_t in, uin
 {
     *illegal = false;
     *trap = 0;
-    unsigned sc = fmtsel & 15, dc = (fmtsel >> 4) & 15;
-    if (fmtsel >> 8) { /* FMTSEL bits 11:8 reserved (errata P-70) */
+    unsigned sc = fmtsel & 15, dc = (fmtsel >> 4) & 15, osae = (fmtsel >> 8) & 3;
+    /* FMTSEL bits 11:10 are reserved (errata P-70), OSAE 01 too (P-180). */
+    if ((fmtsel >> 10) || osae == 1) {
         *illegal = true;
         return false;
     }
@@ -44,7 +45,9 @@ bool cap_xcvt(cap_state *c, const cap_snap *s, unsigned fmtsel, uint64_t in, uin
     num_flags f = 0;
     uint32_t r = num_convert((num_fmt)df, (num_fmt)sf, x, &s->pol, &f);
     cap_accrue(c, f); /* stickies are set even when the exception traps (CAP 4.4.2.5) */
-    num_flags t = cap_trap_flags(s, f);
+    /* OSAE 1x: this instruction's SAE, in place of EFF_SAE and without touching CAP
+     * state (CAP 4.4.2.5: per-instruction overrides take precedence over SAE_DEF). */
+    num_flags t = osae ? num_trap_pending(f, s->exc_en, osae & 1) : cap_trap_flags(s, f);
     if (t) {
         *trap = t;
         return false;
@@ -72,8 +75,9 @@ static void exec_xcvt(hart *h, void *ctx, const hart_insn *d)
 }
 
 static const hart_unit_insn insns[] = {{XOP_XCVT, exec_xcvt, HART_WR_X}};
-static const hart_unit_csrs csrs[] = {{CAP_CSR_LO, CAP_CSR_HI, csr_read, csr_write}};
-static const hart_unit unit = {"cap", reset, 1, insns, 1, csrs};
+static const hart_unit_csrs csrs[] = {{CAP_CSR_LO, CAP_CSR_HI, csr_read, csr_write},
+                                      {CAP_CSR_PROF_SEL, CAP_CSR_PROF_SEL, csr_read, csr_write}};
+static const hart_unit unit = {"cap", reset, 1, insns, 2, csrs};
 
 int cap_unit_attach(hart *h, cap_unit *u, const cap_profile *prof)
 {

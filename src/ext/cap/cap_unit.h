@@ -15,8 +15,9 @@ typedef struct {
 int cap_unit_attach(hart *h, cap_unit *u, const cap_profile *prof);
 
 /* The `xcvt` semantics on a snapshot (exposed for host tests): converts `in` from type
- * code src to dst (15 = EFF_PET) under s, accrues flags into c, and returns false with
- * *illegal for a bad FMTSEL or false with *trap = mtval for an enabled exception;
+ * code src (FMTSEL 3:0) to dst (7:4; 15 = EFF_PET) under s, with FMTSEL 9:8 the
+ * per-instruction SAE override (errata P-180), accrues flags into c, and returns false
+ * with *illegal for a bad FMTSEL or false with *trap = mtval for an enabled exception;
  * otherwise true with the rd value in *out. */
 bool cap_xcvt(cap_state *c, const cap_snap *s, unsigned fmtsel, uint64_t in, uint64_t *out,
               bool *illegal, uint64_t *trap);

@@ -5,7 +5,8 @@
  * Expected values are hand-computed from the CAP tables and docs/errata.md.
  * REQ: CAP-033 CAP-034 CAP-036 CAP-038 CAP-039 CAP-041 CAP-046 CAP-047 CAP-048 CAP-049
  * REQ: CAP-050 CAP-051 CAP-055 CAP-056 CAP-073 CAP-076 CAP-077 CAP-082 CAP-129 CAP-135
- * REQ: CAP-136 CAP-138 CAP-145 CAP-162 CAP-163 CAP-164 CAP-010 CAP-009 CAP-040 */
+ * REQ: CAP-136 CAP-138 CAP-145 CAP-162 CAP-163 CAP-164 CAP-010 CAP-009 CAP-040 CAP-103
+ * REQ: CAP-054 CAP-067 */
 #include "cap_test.h"
 RVTEST_CODE_BEGIN
     CAP_TRAP_SETUP
@@ -21,11 +22,13 @@ RVTEST_CODE_BEGIN
     TEST_CASE(9, a0, 0x0010007C, csrr a0, 0x7CA)
     TEST_CASE(10, a0, 0x4, csrr a0, 0x7CD)
     TEST_CASE(11, a0, 0x2, csrr a0, 0x7CF)
-    /* format descriptors */
-    TEST_CASE(12, a0, 0xF3F, csrr a0, 0x7D8)
+    /* format descriptors; BF16_LITE is supported since errata P-179: ALU bit 12
+     * (0xF3F | 0x1000 = 0x1F3F), ALT_SUP codes 1-5 (0x3E << 16 | 0x7F3F = 0x003E7F3F),
+     * FP8 E4M3 | E5M2 | BF16_LITE (bits 0-2 = 0x7) */
+    TEST_CASE(12, a0, 0x1F3F, csrr a0, 0x7D8)
     TEST_CASE(13, a0, 0x3F, csrr a0, 0x7DB)
-    TEST_CASE(14, a0, 0x003C7F3F, csrr a0, 0x7DC)
-    TEST_CASE(15, a0, 0x3, csrr a0, 0x7DD)
+    TEST_CASE(14, a0, 0x003E7F3F, csrr a0, 0x7DC)
+    TEST_CASE(15, a0, 0x7, csrr a0, 0x7DD)
     TEST_CASE(16, a0, 0x7, csrr a0, 0x7DE)
     TEST_CASE(17, a0, 0, csrr a0, 0x7D9; csrr a1, 0x7DA; or a0, a0, a1; csrr a1, 0x7DF; or a0, a0, a1)
     /* XMEM discovery and policy resets */
@@ -58,6 +61,15 @@ RVTEST_CODE_BEGIN
     TEST_CASE(38, a0, 0, li t0, 0x1234; csrw 0x7EC, t0; csrr a0, 0x7EC)
     /* SVMBASE is a full XLEN register */
     TEST_CASE(39, a0, 0x8000000000001234, li t0, 0x8000000000001234; csrw 0x7F0, t0; csrr a0, 0x7F0)
+    /* the profile-select CSR 0xBC0 (errata P-177) without profiles (HAS_PROFILES=0,
+     * PROF.SUP=0): reads 0, every write is ignored without a trap, PROF.CUR stays 0 and
+     * the advisory CSRs keep their reset values (TIER.WAVE 0, HINT.ALIGN 0x4, FEAT0 0x118) */
+    TEST_CASE(40, a0, 0, csrr a0, 0xBC0)
+    TEST_CASE(41, a0, 0, li s10, -1; li t0, 1; csrw 0xBC0, t0; csrr a0, 0xBC0)
+    TEST_CASE(42, a0, 0, li t0, -1; csrw 0xBC0, t0; csrsi 0xBC0, 2; csrwi 0xBC0, 31; csrr a0, 0xBC0; csrr a1, 0x7C3; or a0, a0, a1; csrr a1, 0x7C4; or a0, a0, a1)
+    TEST_CASE(43, a0, 0x4, csrr a0, 0x7CD; csrr a1, 0x7C9; or a0, a0, a1)
+    TEST_CASE(44, a0, 0x118, csrr a0, 0x7C5)
+    TEST_CASE(45, s10, -1, nop)
     TEST_PASSFAIL
     CAP_TRAP_HANDLER
 RVTEST_CODE_END

@@ -9,6 +9,7 @@
  * REQ: CAP-107 CAP-099 CAP-100 CAP-101 CAP-108 CAP-109 CAP-111 CAP-113 CAP-114 CAP-117
  * REQ: CAP-120 CAP-126 CAP-081 CAP-042 CAP-079 CAP-080 CAP-122 CAP-159 CAP-160 CAP-161
  * REQ: CAP-083 CAP-097 CAP-088 CAP-089 CAP-090 CAP-095 CAP-156 CAP-148 CAP-011
+ * REQ: CAP-103
  * REQ: CAP-157 (every APPLY is followed by forward progress: the program completes) */
 #include "cap_test.h"
 RVTEST_CODE_BEGIN
@@ -39,10 +40,22 @@ RVTEST_CODE_BEGIN
     /* ALT inherits MODE: MODE ACCW INT32 (2<<24), SAT, RUP (3<<27); ALT E4M3 plain:
      * EFF ACCW 2, SAT 1, RMODE 3 (3<<19) */
     TEST_CASE(16, a0, 0x82D80000, li t0, 0xDA080000; csrw CAP_PREC_MODE, t0; li t1, 0xC8000000; csrw CAP_PREC_ALT, t1; csrr a0, CAP_PREC_STAT)
-    /* unsupported ALT (BF16_LITE = 1): EFF = MODE, EFF_ALT_EN 0, UNSUP_FMT */
-    TEST_CASE(17, a0, 0x06588000, li t1, 0xC4000000; csrw CAP_PREC_ALT, t1; csrr a0, CAP_PREC_STAT)
+    /* unsupported ALT (reserved ALT_FMT 6: APPLY1 | ALT_EN | 6<<26 = 0xD8000000): EFF =
+     * MODE, EFF_ALT_EN 0, UNSUP_FMT */
+    TEST_CASE(17, a0, 0x06588000, li t1, 0xD8000000; csrw CAP_PREC_ALT, t1; csrr a0, CAP_PREC_STAT)
     /* ALT_EN=0: EFF = MODE, UNSUP_FMT cleared by that APPLY */
     TEST_CASE(18, a0, 0x06580000, li t1, 0x88000000; csrw CAP_PREC_ALT, t1; csrr a0, CAP_PREC_STAT)
+    /* BF16_LITE (ALT_FMT 1) is supported now (errata P-179, CAP-103): APPLY1 | ALT_EN |
+     * 1<<26 = 0xC4000000 gives EFF_PET BF16 (2<<28) and EFF_EW 16 (1<<26) with EFF_ALT_EN
+     * (1<<23); ACCW INT32 (2<<24), SAT (1<<22), RUP (3<<19) still come from MODE; no
+     * UNSUP_FMT: 0x20000000 + 0x04000000 + 0x02000000 + 0x00800000 + 0x00400000 +
+     * 0x00180000 = 0x26D80000 */
+    TEST_CASE(37, a0, 0x26D80000, li t1, 0xC4000000; csrw CAP_PREC_ALT, t1; csrr a0, CAP_PREC_STAT)
+    TEST_CASE(38, a0, 0x44000000, csrr a0, CAP_PREC_ALT) /* staged = written minus APPLY1 */
+    /* xcvt to the effective PET (15) now gives BF16: 1.0 -> 0x3F80 (exact under RUP);
+     * then ALT_EN=0 again (the state of check 18) */
+    TEST_CASE(39, a0, 0x3F80, li a1, 0x3F800000; xcvt(a0, a1, 0xF1); li t1, 0x88000000; csrw CAP_PREC_ALT, t1)
+    TEST_CASE(40, a0, 0x06580000, csrr a0, CAP_PREC_STAT)
     /* unsupported PET (6): stored, EFF_PET kept, UNSUP_FMT */
     TEST_CASE(19, a0, 0x30008000, li t0, 0x80600000; csrw CAP_PREC_MODE, t0; li t0, 0x80C00000; csrw CAP_PREC_MODE, t0; csrr a0, CAP_PREC_STAT)
     TEST_CASE(20, a0, 0x00C00000, csrr a0, CAP_PREC_MODE)

@@ -4,7 +4,7 @@
  * suppresses, bad FMTSEL is illegal, fflags is untouched (Q-05). Results are
  * hand-computed from the format definitions (FP16 binary16, E4M3/E5M2 OCP OFP8).
  * REQ: CAP-085 CAP-086 CAP-087 CAP-092 CAP-093 CAP-094 CAP-096 CAP-112 CAP-121 CAP-124
- * REQ: CAP-125 CAP-127 CAP-128 CAP-006 CAP-004 CAP-003 CAP-147 CAP-080 CAP-001 */
+ * REQ: CAP-125 CAP-127 CAP-128 CAP-006 CAP-004 CAP-003 CAP-147 CAP-080 CAP-001 CAP-103 */
 #include "cap_test.h"
 RVTEST_CODE_BEGIN
     CAP_TRAP_SETUP
@@ -68,12 +68,13 @@ RVTEST_CODE_BEGIN
     TEST_CASE(38, a2, 0x7C00, li t0, 0xA0080000; csrw CAP_PREC_MODE, t0; li a1, 0x501502F9; xcvt(a2, a1, 0x01); li t0, -1; bne s10, t0, fail)
     TEST_CASE(39, a2, 0x7C00, li t0, 0x80080004; csrw CAP_PREC_MODE, t0; li a2, 0; xcvt(a2, a1, 0x01); li t0, -1; bne s10, t0, fail)
     csrw CAP_PREC_EXC_EN, x0
-    /* illegal FMTSEL: bits 11:8, reserved codes 6 and 7, BF16_LITE (12, unsupported) */
+    /* illegal FMTSEL: OSAE (bits 9:8) = 01 is reserved, bit 11 (0x801 = -2047), reserved
+     * codes 6, 7 and 13 (BF16_LITE, 12, is legal since errata P-179) */
     CAP_EXPECT_TRAP(40, 2, xcvt(a0, a1, 0x110))
     CAP_EXPECT_TRAP(41, 2, xcvt(a0, a1, -2047))
     CAP_EXPECT_TRAP(42, 2, xcvt(a0, a1, 0x61))
     CAP_EXPECT_TRAP(43, 2, xcvt(a0, a1, 0x17))
-    CAP_EXPECT_TRAP(44, 2, xcvt(a0, a1, 0xC1))
+    CAP_EXPECT_TRAP(44, 2, xcvt(a0, a1, 0xD1))
     /* XPHMG operations leave fflags alone (errata Q-05) */
     TEST_CASE(45, a0, 0, csrw fflags, x0; li a1, 0x3F800001; xcvt(a2, a1, 0x01); csrr a0, fflags)
     /* CAP, not fcsr, is the numeric authority for XPHMG operations: frm = RUP does not
@@ -92,6 +93,37 @@ RVTEST_CODE_BEGIN
     TEST_CASE(54, a0, 0x5, li t0, 0x7F; csrw CAP_PREC_EXC_ST, t0; xcvt(a0, a1, 0x81); csrr a0, CAP_PREC_EXC_ST) /* OF|NX */
     TEST_CASE(55, a0, -2, li t0, 0x90080000; csrw CAP_PREC_MODE, t0; li a1, 0xBFC00000; xcvt(a0, a1, 0x41)) /* RDN -1.5 -> INT16 */
     TEST_CASE(56, a0, 0x41700000, li t0, 0x80080010; csrw CAP_PREC_MODE, t0; li a1, 0xF; xcvt(a0, a1, 0x1A)) /* UNS: UINT4 15 */
+    /* BF16_LITE (unified code 12, errata P-179, CAP-103) converts exactly like BF16 (2).
+     * RNE, SAT=0. FP32 -> BF16 keeps the upper 16 bits and rounds on the lower 16:
+     * 0x3F808000: lower half 0x8000 is a tie, 0x3F80 is even -> 0x3F80 (NX);
+     * 0x3F818000: tie, 0x3F81 is odd -> 0x3F82; 0x3F80C000: above the tie -> 0x3F81;
+     * 0x7F7FFFFF (FLT_MAX): 0x7F7F + round up carries into the exponent -> +inf 0x7F80,
+     * OF|NX = 0x5. */
+    li s10, -1 /* no trap from here on (check 74) */
+    li t0, 0x80080000
+    csrw CAP_PREC_MODE, t0
+    TEST_CASE(57, a0, 0x3F80, li t0, 0x7F; csrw CAP_PREC_EXC_ST, t0; li a1, 0x3F808000; xcvt(a0, a1, 0xC1))
+    TEST_CASE(58, a0, 0x1, csrr a0, CAP_PREC_EXC_ST)
+    TEST_CASE(59, a0, 0x3F80, xcvt(a0, a1, 0x21))
+    TEST_CASE(60, a0, 0x3F82, li a1, 0x3F818000; xcvt(a0, a1, 0xC1))
+    TEST_CASE(61, a0, 0x3F82, xcvt(a0, a1, 0x21))
+    TEST_CASE(62, a0, 0x3F81, li a1, 0x3F80C000; xcvt(a0, a1, 0xC1))
+    TEST_CASE(63, a0, 0x3F81, xcvt(a0, a1, 0x21))
+    TEST_CASE(64, a0, 0x7F80, li t0, 0x7F; csrw CAP_PREC_EXC_ST, t0; li a1, 0x7F7FFFFF; xcvt(a0, a1, 0xC1))
+    TEST_CASE(65, a0, 0x5, csrr a0, CAP_PREC_EXC_ST)
+    TEST_CASE(66, a0, 0x7F80, xcvt(a0, a1, 0x21))
+    /* rounding modes: -(1 + 3*2^-8) = 0xBF818000: RTZ truncates -> 0xBF81, RDN goes away
+     * from zero -> 0xBF82 */
+    TEST_CASE(67, a0, 0xBF81, li t0, 0x88080000; csrw CAP_PREC_MODE, t0; li a1, 0xBF818000; xcvt(a0, a1, 0xC1))
+    TEST_CASE(68, a0, 0xBF81, xcvt(a0, a1, 0x21))
+    TEST_CASE(69, a0, 0xBF82, li t0, 0x90080000; csrw CAP_PREC_MODE, t0; xcvt(a0, a1, 0xC1))
+    TEST_CASE(70, a0, 0xBF82, xcvt(a0, a1, 0x21))
+    /* BF16_LITE as source: 0x3F82 -> FP32 0x3F820000 (exact); FP16 1.0 0x3C00 -> 0x3F80;
+     * FP32 -> BF16_LITE is a downcast: DOWNCAST_TAKEN (STAT bit 14) after a fresh APPLY */
+    TEST_CASE(71, a0, 0x3F820000, li t0, 0x80080000; csrw CAP_PREC_MODE, t0; li a1, 0x3F82; xcvt(a0, a1, 0x1C))
+    TEST_CASE(72, a0, 0x3F80, li a1, 0x3C00; xcvt(a0, a1, 0xC0))
+    TEST_CASE(73, a0, 0x4000, li t0, 0x80080000; csrw CAP_PREC_MODE, t0; li a1, 0x3F800000; xcvt(a0, a1, 0xC1); csrr a0, CAP_PREC_STAT; li t0, 0x4000; and a0, a0, t0)
+    TEST_CASE(74, s10, -1, nop)
     TEST_PASSFAIL
     CAP_TRAP_HANDLER
 RVTEST_CODE_END
