@@ -117,10 +117,12 @@ typedef struct {
     size_t errlen;
 } ctx;
 
+/* FILE:LINE: message; whole-profile rules (no node) have no line: FILE: message. */
 static bool fail(ctx *c, const yaml_node_t *n, const char *fmt, ...)
 {
-    int k = snprintf(c->err, c->errlen, "%s:%lu: ", c->origin,
-                     n ? (unsigned long)n->start_mark.line + 1 : 1ul);
+    int k = n ? snprintf(c->err, c->errlen, "%s:%lu: ", c->origin,
+                         (unsigned long)n->start_mark.line + 1)
+              : snprintf(c->err, c->errlen, "%s: ", c->origin);
     if (k < 0 || (size_t)k >= c->errlen) return false;
     va_list ap;
     va_start(ap, fmt);
