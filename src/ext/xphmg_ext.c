@@ -14,7 +14,8 @@ xphmg_ext *xphmg_ext_attach(hart *h, const cap_profile *prof, char *err, size_t 
         return NULL;
     }
     if (cap_unit_attach(h, &e->cap, prof) ||
-        pmask_unit_attach(h, &e->pmask, cap_discovery(&e->cap.cap, XPHMG_CSR_CAP_PMASK_CAP))) {
+        pmask_unit_attach(h, &e->pmask, cap_discovery(&e->cap.cap, XPHMG_CSR_CAP_PMASK_CAP)) ||
+        xmem_unit_attach(h, &e->xmem, &e->cap, &e->pmask)) {
         snprintf(err, errlen, "cannot attach the XPHMG units (CSR or opcode already owned)");
         free(e);
         return NULL;

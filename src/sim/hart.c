@@ -333,6 +333,16 @@ bool hart_store(hart *h, uint64_t addr, unsigned size, uint64_t val)
     return st(h, addr, size, val);
 }
 
+bool hart_mem_ok(hart *h, uint64_t addr, unsigned size, bool store)
+{
+    (void)store; /* RAM and the CLINT registers are read/write alike */
+    if (size != 1 && size != 2 && size != 4 && size != 8) return false;
+    if (size <= h->ram_size && addr - h->ram_base <= h->ram_size - size) return true;
+    /* A CLINT load has no side effect, and it accepts exactly what a store accepts. */
+    uint64_t v;
+    return addr - CLINT_BASE < CLINT_SIZE && clint_load(h, addr - CLINT_BASE, size, &v);
+}
+
 /* ---- fetch and decode ---- */
 
 static bool fetch16(hart *h, uint64_t a, uint32_t *out)

@@ -235,6 +235,11 @@ uint64_t hart_illegal(hart *h, const hart_insn *d);
  * the load/store access fault and return false. */
 bool hart_load(hart *h, uint64_t addr, unsigned size, uint64_t *val);
 bool hart_store(hart *h, uint64_t addr, unsigned size, uint64_t val);
+/* Whether hart_load (store = false) or hart_store (store = true) of size bytes at addr
+ * would succeed, without accessing memory, raising or recording anything: for units
+ * that must decide themselves what an inaccessible address means (SVMEM fault-only-first
+ * and OOB-zero, errata Q-47/Q-48). */
+bool hart_mem_ok(hart *h, uint64_t addr, unsigned size, bool store);
 
 /* CSR access as a Zicsr instruction would do it (privilege checks included); false
  * when the access is illegal. */
