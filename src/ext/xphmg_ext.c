@@ -25,5 +25,19 @@ xphmg_ext *xphmg_ext_attach(hart *h, const cap_profile *prof, char *err, size_t 
 
 void xphmg_ext_free(xphmg_ext *e)
 {
+    if (!e) return;
+    xmem_unit_free(&e->xmem);
     free(e);
+}
+
+bool xphmg_ext_lds_window(const cap_profile *prof, uint64_t *base, uint64_t *size)
+{
+    cap_state c;
+    cap_reset(&c, prof);
+    uint64_t t0;
+    xmem_lds_geometry(cap_discovery(&c, XPHMG_CSR_CAP_XMEM_CAP),
+                      cap_discovery(&c, XPHMG_CSR_CAP_XMEM_PARAMS),
+                      cap_discovery(&c, XPHMG_CSR_CAP_TIER_LDS), size, &t0);
+    *base = XMEM_LDS_BASE;
+    return *size != 0;
 }

@@ -177,8 +177,8 @@ ALU(m_remw, remw_s((int32_t)a, (int32_t)b))
 ALU(m_remuw, (uint32_t)b ? (uint64_t)sext32((uint32_t)a % (uint32_t)b) : (uint64_t)sext32(a))
 
 /* ---- A ---- Atomics must be naturally aligned (misaligned -> address-misaligned
- * fault: load cause for LR, store/AMO cause for SC and AMOs); they work on RAM only
- * (a device address is a store/AMO access fault). */
+ * fault: load cause for LR, store/AMO cause for SC and AMOs); they work on RAM and the
+ * plain memory regions (a device address is a store/AMO access fault). */
 static uint8_t *amo_ptr(hart *h, uint64_t a, unsigned n, bool is_lr)
 {
     if (a & (n - 1)) {
@@ -186,11 +186,10 @@ static uint8_t *amo_ptr(hart *h, uint64_t a, unsigned n, bool is_lr)
         return NULL;
     }
     uint64_t off = a - h->ram_base;
-    if (off > h->ram_size - n) {
-        hart_raise(h, is_lr ? CAUSE_LOAD_ACCESS : CAUSE_STORE_ACCESS, a);
-        return NULL;
-    }
-    return h->ram + off;
+    if (off <= h->ram_size - n) return h->ram + off;
+    uint8_t *p = hart_region_ptr(h, a, n); /* plain memory regions (hart_add_region) */
+    if (!p) hart_raise(h, is_lr ? CAUSE_LOAD_ACCESS : CAUSE_STORE_ACCESS, a);
+    return p;
 }
 
 /* After an atomic store: same bookkeeping as st() (trace, code cache, watch window). */
@@ -198,7 +197,7 @@ static void amo_stored(hart *h, uint64_t a, unsigned n, uint64_t v)
 {
     uint64_t off = a - h->ram_base;
     if (h->tracing) hart_trace_mem(h, a, n, v, true);
-    if (h->page_flags[off >> 12]) hart_store_notify(h, a, n);
+    if (off <= h->ram_size - n && h->page_flags[off >> 12]) hart_store_notify(h, a, n);
 }
 
 static uint64_t rd_n(const uint8_t *p, unsigned n)
@@ -244,12 +243,13 @@ static uint64_t sc(hart *h, const hart_insn *d, unsigned n)
 
 enum { AMO_SWAP, AMO_ADD, AMO_XOR, AMO_AND, AMO_OR, AMO_MIN, AMO_MAX, AMO_MINU, AMO_MAXU };
 
-static uint64_t amo(hart *h, const hart_insn *d, unsigned n, int kind)
+/* The read-modify-write of an AMO at a (n = 4 or 8) with operand src; false after
+ * raising the fault. *oldp = the old value (sign-extended for n = 4). */
+static bool amo_rmw(hart *h, uint64_t a, unsigned n, int kind, uint64_t src, uint64_t *oldp)
 {
-    uint64_t a = X(d->rs1), next = NEXT;
     uint8_t *p = amo_ptr(h, a, n, false);
-    if (!p) return h->npc;
-    uint64_t old = rd_n(p, n), src = X(d->rs2), nv;
+    if (!p) return false;
+    uint64_t old = rd_n(p, n), nv;
     if (n == 4) src = (uint64_t)sext32(src); /* compare as signed/unsigned 32-bit values */
     uint64_t ua = n == 4 ? (uint32_t)old : old, ub = n == 4 ? (uint32_t)src : src;
     switch (kind) {
@@ -284,8 +284,27 @@ static uint64_t amo(hart *h, const hart_insn *d, unsigned n, int kind)
     if (h->tracing) hart_trace_mem(h, a, n, n == 4 ? (uint32_t)old : old, false);
     memcpy(p, &nv, n);
     amo_stored(h, a, n, n == 4 ? (uint32_t)nv : nv);
+    *oldp = old;
+    return true;
+}
+
+static uint64_t amo(hart *h, const hart_insn *d, unsigned n, int kind)
+{
+    uint64_t next = NEXT, old;
+    if (!amo_rmw(h, X(d->rs1), n, kind, X(d->rs2), &old)) return h->npc;
     wx(h, d->rd, old);
     return next;
+}
+
+bool hart_amo(hart *h, unsigned funct5, uint64_t addr, unsigned size, uint64_t src, uint64_t *old)
+{
+    static const int kinds[32] = {
+        [0x00] = AMO_ADD + 1, [0x01] = AMO_SWAP + 1, [0x04] = AMO_XOR + 1,
+        [0x08] = AMO_OR + 1,  [0x0c] = AMO_AND + 1,  [0x10] = AMO_MIN + 1,
+        [0x14] = AMO_MAX + 1, [0x18] = AMO_MINU + 1, [0x1c] = AMO_MAXU + 1,
+    };
+    if (funct5 >= 32 || !kinds[funct5] || (size != 4 && size != 8)) return false;
+    return amo_rmw(h, addr, size, kinds[funct5] - 1, src, old);
 }
 
 H(a_lr_w)

@@ -297,6 +297,13 @@ hart_ldres hart_load_slow(hart *h, uint64_t a, unsigned n)
         r.ok = true;
         return r;
     }
+    const uint8_t *p = hart_region_ptr(h, a, n);
+    if (p) {
+        memcpy(&r.v, p, n); /* little-endian host (hart_int.h): zero-extended */
+        if (h->tracing) hart_trace_mem(h, a, n, r.v, false);
+        r.ok = true;
+        return r;
+    }
     hart_raise(h, CAUSE_LOAD_ACCESS, a);
     return r;
 }
@@ -320,8 +327,43 @@ bool hart_store_slow(hart *h, uint64_t a, unsigned n, uint64_t v)
         if (h->tracing) hart_trace_mem(h, a, n, v, true);
         return true;
     }
+    uint8_t *p = hart_region_ptr(h, a, n);
+    if (p) {
+        memcpy(p, &v, n);
+        if (h->tracing) hart_trace_mem(h, a, n, v, true);
+        return true;
+    }
     hart_raise(h, CAUSE_STORE_ACCESS, a);
     return false;
+}
+
+uint8_t *hart_region_ptr(hart *h, uint64_t a, unsigned n)
+{
+    for (unsigned i = 0; i < h->region_count; i++) {
+        uint64_t off = a - h->region[i].base;
+        if (n <= h->region[i].size && off <= h->region[i].size - n) return h->region[i].host + off;
+    }
+    return NULL;
+}
+
+static bool overlaps(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
+{
+    return a < b + bn && b < a + an;
+}
+
+int hart_add_region(hart *h, uint64_t base, uint64_t size, uint8_t *host)
+{
+    if (!size || !host || base + size < base || h->region_count >= HART_MAX_REGIONS) return -1;
+    if (overlaps(base, size, h->ram_base, h->ram_size) ||
+        overlaps(base, size, CLINT_BASE, CLINT_SIZE))
+        return -1;
+    for (unsigned i = 0; i < h->region_count; i++)
+        if (overlaps(base, size, h->region[i].base, h->region[i].size)) return -1;
+    h->region[h->region_count].base = base;
+    h->region[h->region_count].size = size;
+    h->region[h->region_count].host = host;
+    h->region_count++;
+    return 0;
 }
 
 bool hart_load(hart *h, uint64_t addr, unsigned size, uint64_t *val)
@@ -335,12 +377,13 @@ bool hart_store(hart *h, uint64_t addr, unsigned size, uint64_t val)
 
 bool hart_mem_ok(hart *h, uint64_t addr, unsigned size, bool store)
 {
-    (void)store; /* RAM and the CLINT registers are read/write alike */
+    (void)store; /* RAM, the CLINT registers and regions are read/write alike */
     if (size != 1 && size != 2 && size != 4 && size != 8) return false;
     if (size <= h->ram_size && addr - h->ram_base <= h->ram_size - size) return true;
     /* A CLINT load has no side effect, and it accepts exactly what a store accepts. */
     uint64_t v;
-    return addr - CLINT_BASE < CLINT_SIZE && clint_load(h, addr - CLINT_BASE, size, &v);
+    if (addr - CLINT_BASE < CLINT_SIZE && clint_load(h, addr - CLINT_BASE, size, &v)) return true;
+    return hart_region_ptr(h, addr, size) != NULL;
 }
 
 /* ---- fetch and decode ---- */

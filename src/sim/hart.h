@@ -121,7 +121,8 @@ typedef struct {
     const hart_unit_csrs *csrs;
 } hart_unit;
 
-#define HART_MAX_UNITS 8
+#define HART_MAX_UNITS   8
+#define HART_MAX_REGIONS 4
 
 /* Platform poll: called between batches (at least every HART_BATCH instructions) and
  * right after any store that touches [watch_lo, watch_hi) (HTIF tohost). */
@@ -155,6 +156,13 @@ struct hart {
     uint64_t traps;      /* traps taken since reset (exceptions and interrupts) */
     int64_t cycle_adj;   /* mcycle = instret + cycle_adj */
     int64_t instret_adj; /* minstret = instret + instret_adj */
+
+    /* plain memory regions beside RAM (hart_add_region), looked at by the slow paths */
+    unsigned region_count;
+    struct {
+        uint64_t base, size;
+        uint8_t *host;
+    } region[HART_MAX_REGIONS];
 
     /* CLINT */
     uint64_t mtimecmp, msip;
@@ -230,9 +238,9 @@ void hart_raise(hart *h, uint64_t cause, uint64_t tval);
  * a base handler can `return hart_illegal(h, d);`. */
 uint64_t hart_illegal(hart *h, const hart_insn *d);
 
-/* Guest memory as the hart sees it (RAM and CLINT), for units and handlers. Accesses
- * are little-endian, any alignment (Zicclsm), size 1, 2, 4 or 8. On a fault they raise
- * the load/store access fault and return false. */
+/* Guest memory as the hart sees it (RAM, CLINT, regions), for units and handlers.
+ * Accesses are little-endian, any alignment (Zicclsm), size 1, 2, 4 or 8. On a fault
+ * they raise the load/store access fault and return false. */
 bool hart_load(hart *h, uint64_t addr, unsigned size, uint64_t *val);
 bool hart_store(hart *h, uint64_t addr, unsigned size, uint64_t val);
 /* Whether hart_load (store = false) or hart_store (store = true) of size bytes at addr
@@ -240,6 +248,22 @@ bool hart_store(hart *h, uint64_t addr, unsigned size, uint64_t val);
  * that must decide themselves what an inaccessible address means (SVMEM fault-only-first
  * and OOB-zero, errata Q-47/Q-48). */
 bool hart_mem_ok(hart *h, uint64_t addr, unsigned size, bool store);
+
+/* The A extension's AMO with funct5 code funct5 (add 0x00, swap 0x01, xor 0x04, or 0x08,
+ * and 0x0c, min 0x10, max 0x14, minu 0x18, maxu 0x1c) of size 4 or 8 bytes at addr with
+ * operand src, exactly as the base amo*.w/.d instructions do it (natural alignment, RAM
+ * and regions only, commit log): true with *old = the old value (sign-extended for
+ * size 4); false after raising the misaligned (6) or access (7) fault. Also false,
+ * raising nothing, for another funct5 or size (the caller checks those). */
+bool hart_amo(hart *h, unsigned funct5, uint64_t addr, unsigned size, uint64_t src, uint64_t *old);
+
+/* Adds [base, base + size) as plain read/write memory backed by host (size bytes, owned
+ * by the caller, must outlive the hart): loads, stores, LR/SC and AMOs of the hart reach
+ * it through the slow path after the CLINT (instruction fetch does not: access fault).
+ * Little-endian, like RAM. -1 when size is 0, the range wraps, overlaps RAM, the CLINT or
+ * another region, or HART_MAX_REGIONS are in use. For units that own a memory window
+ * (the XMEM LDS, docs/xmem.md). */
+int hart_add_region(hart *h, uint64_t base, uint64_t size, uint8_t *host);
 
 /* CSR access as a Zicsr instruction would do it (privilege checks included); false
  * when the access is illegal. */

@@ -28,7 +28,8 @@ static void usage(FILE *f)
                "\n"
                "options:\n"
                "  --ram SIZE         guest RAM size (bytes; K, M, G suffixes), default 256M\n"
-               "  --ram-base ADDR    guest RAM base address, default 0x80000000\n"
+               "  --ram-base ADDR    guest RAM base address, default 0x80000000 (RAM must not\n"
+               "                     overlap the CLINT or the profile's LDS window)\n"
                "  --max-insns N      stop after N instructions (retired or trapped); exit 124\n"
                "  --log-commits      write a Spike-format commit log (one line per retired\n"
                "                     instruction) to stderr\n"
@@ -194,6 +195,14 @@ int main(int argc, char **argv)
             fprintf(stderr, "xphmg-sim: bad profile: %s\n", perr);
             return EXIT_USAGE;
         }
+    }
+    uint64_t lds_base, lds_size;
+    if (xphmg_ext_lds_window(prof, &lds_base, &lds_size) && ram_base < lds_base + lds_size &&
+        lds_base < ram_base + ram_size) {
+        fprintf(stderr, "xphmg-sim: RAM overlaps the LDS window [0x%" PRIx64 ", +0x%" PRIx64 ")\n",
+                lds_base, lds_size);
+        cap_profile_free(prof);
+        return EXIT_USAGE;
     }
 
     sim_mem *mem = mem_new(ram_base, ram_size);

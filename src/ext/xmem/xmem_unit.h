@@ -1,24 +1,33 @@
 /* xmem_unit.h — XPHMG_XMEM attached to the hart: `xmem.svm` (SVMEM gather/scatter,
- * errata Q-46..Q-48) and the project CSR SVFAULTI (0x808, user custom read/write,
- * errata Q-47). The CAP.XMEM CSRs themselves stay in the CAP window (cap_unit.h); this
- * unit reads them through the instruction-boundary snapshot, and predicates through the
- * PMASK unit. */
+ * errata Q-46..Q-48), the project CSR SVFAULTI (0x808, user custom read/write, errata
+ * Q-47), and the LDS (errata Q-50): its memory window at XMEM_LDS_BASE (a hart region,
+ * hart_add_region) and `xlds.alloc/free/bar/atoms/cpy`. The CAP.XMEM CSRs themselves
+ * stay in the CAP window (cap_unit.h); this unit reads them through the
+ * instruction-boundary snapshot, and predicates through the PMASK unit. */
 #ifndef XPHMG_EXT_XMEM_UNIT_H
 #define XPHMG_EXT_XMEM_UNIT_H
 
 #include "cap_unit.h"
 #include "hart.h"
 #include "pmask_unit.h"
+#include "xmem_lds.h"
 #include "xmem_svm.h"
 
 typedef struct {
     cap_unit *cap;     /* snapshot source and CAP.XMEM.EVENTS (not owned) */
     pmask_unit *pmask; /* predicate banks (not owned) */
     uint64_t svfaulti; /* SVFAULTI */
+    xmem_lds lds;      /* the allocator; lds.size = 0: no LDS window */
+    uint8_t *lds_mem;  /* the window's contents (owned; lds.size bytes) */
 } xmem_unit;
 
 /* Registers the unit with h (cap and pmask must be attached to the same hart and
- * outlive u); -1 when the hart refuses (op or CSR already owned). */
+ * outlive u) and, when the profile has an LDS, allocates the window and adds it to the
+ * hart's memory map; -1 when the hart refuses (op or CSR already owned, the window
+ * overlaps RAM or the CLINT) or the host cannot allocate (then nothing is left to free).
+ * The window's size and Tier-0 partition come from cap's discovery values. */
 int xmem_unit_attach(hart *h, xmem_unit *u, cap_unit *cap, pmask_unit *pmask);
+/* Frees what attach allocated (after the hart stops using the window). */
+void xmem_unit_free(xmem_unit *u);
 
 #endif
