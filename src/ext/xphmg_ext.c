@@ -6,6 +6,15 @@
 
 #include "xphmg_csr.h"
 
+/* RTCAP is RT's discovery CSR (outside the CAP window): the profile's value, else the
+ * XML reset value (errata Q-66: 0x3F). */
+static uint64_t rtcap_of(const cap_profile *prof)
+{
+    uint64_t v = RTCAP_RESET;
+    cap_profile_value(prof, XPHMG_CSR_RTCAP, &v);
+    return v;
+}
+
 xphmg_ext *xphmg_ext_attach(hart *h, const cap_profile *prof, char *err, size_t errlen)
 {
     xphmg_ext *e = calloc(1, sizeof *e);
@@ -15,7 +24,8 @@ xphmg_ext *xphmg_ext_attach(hart *h, const cap_profile *prof, char *err, size_t 
     }
     if (cap_unit_attach(h, &e->cap, prof) ||
         pmask_unit_attach(h, &e->pmask, cap_discovery(&e->cap.cap, XPHMG_CSR_CAP_PMASK_CAP)) ||
-        xmem_unit_attach(h, &e->xmem, &e->cap, &e->pmask)) {
+        xmem_unit_attach(h, &e->xmem, &e->cap, &e->pmask) ||
+        rt_unit_attach(h, &e->rt, &e->cap, &e->pmask, rtcap_of(prof))) {
         snprintf(err, errlen, "cannot attach the XPHMG units (CSR or opcode already owned)");
         free(e);
         return NULL;

@@ -1,6 +1,7 @@
 /* xphmg_ext.h — attaches the XPHMG units (CAP with `xcvt`, PMASK, XMEM with `xmem.svm`
- * and the LDS window; later RT) to a hart, configured by one implementation profile.
- * Tools call this once after hart_new(); the units live as long as the returned handle. */
+ * and the LDS window, RT with `rt.bbox`/`rt.tri` and the offload path) to a hart, configured by one
+ * implementation profile. Tools call this once after hart_new(); the units live as long as the
+ * returned handle. */
 #ifndef XPHMG_EXT_H
 #define XPHMG_EXT_H
 
@@ -12,12 +13,14 @@
 #include "cap/cap_unit.h"
 #include "hart.h"
 #include "pmask/pmask_unit.h"
+#include "rt/rt_unit.h"
 #include "xmem/xmem_unit.h"
 
 typedef struct {
     cap_unit cap;
     pmask_unit pmask;
     xmem_unit xmem;
+    rt_unit rt;
 } xphmg_ext;
 
 /* prof: NULL = the default profile (not owned; must outlive the handle). NULL with a

@@ -356,6 +356,11 @@ void cap_accrue(cap_state *c, num_flags f)
     if (f & NUM_DOWNCAST_TAKEN) *s |= CAP_PREC_STAT_DOWNCAST_TAKEN_MASK;
 }
 
+void cap_note_unsupported(cap_state *c)
+{
+    c->reg[IDX(XPHMG_CSR_CAP_PREC_STAT)] |= CAP_PREC_STAT_UNSUP_FMT_MASK;
+}
+
 void cap_xmem_event(cap_state *c, uint64_t ev)
 {
     const xcsr_reg *r = xcsr_find(XPHMG_CSR_CAP_XMEM_EVENTS);

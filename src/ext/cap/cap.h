@@ -117,6 +117,10 @@ void cap_accrue(cap_state *c, num_flags flags);
  * snapshot's EXC.EN while the effective SAE is 0 (CAP 4.4.2.5). */
 num_flags cap_trap_flags(const cap_snap *s, num_flags flags);
 
+/* Sets STAT.UNSUP_FMT for an operation that had to fall back from an effective format
+ * it cannot use (errata Q-69: RT records under a non-float PET). */
+void cap_note_unsupported(cap_state *c);
+
 /* Sets CAP.XMEM.EVENTS sticky bits (for the XMEM/RT units); bits of absent features
  * (errata XMEM Q-38) are not set. */
 void cap_xmem_event(cap_state *c, uint64_t events);

@@ -1,0 +1,324 @@
+/* rt_job.c — the offload job of `xsubmit.rt` (semantics in rt_job.h, docs/rt.md). */
+#include "rt_job.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "xphmg_csr.h"
+
+static uint64_t get_le(const uint8_t *p, unsigned n)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+static void put_le(uint8_t *p, unsigned n, uint64_t v)
+{
+    for (unsigned i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+void rt_job_decode(const uint8_t desc[RT_DESC_BYTES], rt_job_desc *jd)
+{
+    memset(jd, 0, sizeof *jd);
+    jd->bvh_base = get_le(desc + RT_DESC_BVH_BASE, 8);
+    jd->rayq = get_le(desc + RT_DESC_RAYQ, 8);
+    jd->hitq = get_le(desc + RT_DESC_HITQ, 8);
+    jd->missq = get_le(desc + RT_DESC_MISSQ, 8);
+    jd->tri_buf = get_le(desc + RT_DESC_TRI_BUF, 8);
+    jd->opts = (uint32_t)get_le(desc + RT_DESC_OPTS, 4);
+    jd->pack_hint = (jd->opts & RT_OPT_PACK_HINT) != 0;
+    memcpy(jd->memctl, desc + RT_DESC_MEMCTL, sizeof jd->memctl);
+}
+
+/* ---- memory ---- */
+
+typedef struct {
+    const rt_job_mem *m;
+    rt_job_result *r;
+} job_ctx;
+
+static bool fault(job_ctx *c, rt_job_status st, uint64_t addr)
+{
+    c->r->status = st;
+    c->r->fault_addr = addr;
+    if (st == RT_JOB_MEM_FAULT || st == RT_JOB_MISALIGNED)
+        c->r->events |= CAP_XMEM_EVENTS_INV_MISS_MASK;
+    return false;
+}
+
+/* n bytes at a (already alignment-checked) in 8/4/2/1-byte loads. */
+static bool load_bytes(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
+{
+    unsigned i = 0;
+    while (i < n) {
+        unsigned sz = n - i >= 8 ? 8 : n - i >= 4 ? 4 : n - i >= 2 ? 2 : 1;
+        uint64_t v;
+        if (!c->m->load(c->m->ctx, a + i, sz, &v)) return fault(c, RT_JOB_MEM_FAULT, a + i);
+        put_le(buf + i, sz, v);
+        i += sz;
+    }
+    return true;
+}
+
+static bool store_bytes(job_ctx *c, uint64_t a, unsigned n, const uint8_t *buf)
+{
+    unsigned i = 0;
+    while (i < n) {
+        unsigned sz = n - i >= 8 ? 8 : n - i >= 4 ? 4 : n - i >= 2 ? 2 : 1;
+        if (!c->m->store(c->m->ctx, a + i, sz, get_le(buf + i, sz)))
+            return fault(c, RT_JOB_MEM_FAULT, a + i);
+        i += sz;
+    }
+    return true;
+}
+
+static bool aligned(job_ctx *c, uint64_t a, uint64_t align)
+{
+    if (a & (align - 1)) return fault(c, RT_JOB_MISALIGNED, a);
+    return true;
+}
+
+/* ---- queues (FMT_QUEUE, errata Q-70) ---- */
+
+typedef struct {
+    uint64_t desc; /* address of the queue descriptor */
+    uint32_t head, tail, cap;
+    uint64_t base;
+} queue;
+
+static bool queue_read(job_ctx *c, uint64_t desc, queue *q)
+{
+    uint8_t b[RT_QUEUE_BYTES];
+    if (!aligned(c, desc, 8) || !load_bytes(c, desc, RT_QUEUE_BYTES, b)) return false;
+    q->desc = desc;
+    q->head = (uint32_t)get_le(b, 4);
+    q->tail = (uint32_t)get_le(b + 4, 4);
+    q->cap = (uint32_t)get_le(b + 8, 4);
+    q->base = get_le(b + 16, 8);
+    if (q->cap == 0 || q->head >= q->cap || q->tail >= q->cap) {
+        c->r->status = RT_JOB_BAD_QUEUE;
+        c->r->fault_addr = desc;
+        return false;
+    }
+    return true;
+}
+
+/* Appends one entry of n bytes and stores the advanced TAIL. */
+static bool queue_push(job_ctx *c, queue *q, const uint8_t *entry, unsigned n)
+{
+    uint32_t next = (uint32_t)(((uint64_t)q->tail + 1) % q->cap);
+    if (next == q->head) {
+        c->r->status = RT_JOB_QUEUE_FULL;
+        c->r->fault_addr = q->desc;
+        return false;
+    }
+    uint8_t t[4];
+    put_le(t, 4, next);
+    if (!store_bytes(c, q->base + (uint64_t)q->tail * n, n, entry) ||
+        !store_bytes(c, q->desc + 4, 4, t))
+        return false;
+    q->tail = next;
+    return true;
+}
+
+/* ---- traversal ---- */
+
+typedef struct {
+    rt_elem e;
+    bool cull, any, node8;
+    unsigned eps;
+    uint64_t bvh, tri_buf;
+} trav_cfg;
+
+typedef struct {
+    bool hit;
+    float t, u, v;
+    uint32_t prim;
+} trav_hit;
+
+/* Tests the triangles of the TriRange at tr_addr against r; updates *best. */
+static bool leaf(job_ctx *c, const trav_cfg *k, const rt_ray *r, uint64_t tr_addr, trav_hit *best)
+{
+    uint8_t b[16], tb[36];
+    rt_trirange tr;
+    if (!aligned(c, tr_addr, 16) || !load_bytes(c, tr_addr, 16, b)) return false;
+    rt_trirange_decode(b, &tr);
+    uint64_t base = k->tri_buf ? k->tri_buf : tr.base;
+    unsigned tsz = rt_tri_bytes(k->e);
+    for (uint32_t i = 0; i < tr.count; i++) {
+        uint32_t prim = tr.first + i;
+        uint64_t a = base + (uint64_t)prim * tsz;
+        float v[3][3], t, u, vv;
+        if (!aligned(c, a, rt_elem_bytes(k->e)) || !load_bytes(c, a, tsz, tb)) return false;
+        rt_tri_decode(tb, k->e, v);
+        if (!rt_tri_test(r, v, k->cull, k->eps, &t, &u, &vv)) continue;
+        if (best->hit && !(t < best->t || (t == best->t && prim < best->prim))) continue;
+        best->hit = true;
+        best->t = t;
+        best->u = u;
+        best->v = vv;
+        best->prim = prim;
+        if (k->any) return true;
+    }
+    return true;
+}
+
+typedef struct {
+    uint64_t addr;
+    rt_box box; /* the child's box, tested again when popped (closest hit so far) */
+    bool is_leaf;
+} stack_ent;
+
+/* The range boxes and triangles accept: [tmin, tmax], widened by the tolerance 2^-e
+ * (errata Q-74) so that boxes never cull a hit the triangle test accepts, and closed at
+ * the closest hit so far. */
+static rt_ray box_ray(const rt_ray *ray, float eps, const trav_hit *best)
+{
+    rt_ray rb = *ray;
+    rb.tmin -= eps;
+    rb.tmax += eps;
+    if (best->hit && best->t < rb.tmax) rb.tmax = best->t;
+    return rb;
+}
+
+/* Closest (or any) hit of ray in the BVH; false on a fault (c->r->status set). */
+static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray *ray, trav_hit *best)
+{
+    stack_ent st[RT_JOB_STACK_DEPTH];
+    unsigned sp = 0, visits = 0, nn = k->node8 ? 2 : 1;
+    float eps = k->eps ? ldexpf(1.0f, -(int)k->eps) : 0.0f;
+    st[sp++] = (stack_ent){k->bvh, {{0, 0, 0}, {0, 0, 0}}, false};
+    best->hit = false;
+    bool root = true;
+    while (sp > 0) {
+        stack_ent e = st[--sp];
+        if (++visits > RT_JOB_MAX_VISITS) return fault(c, RT_JOB_STACK, e.addr);
+        rt_ray rb = box_ray(ray, eps, best);
+        float tn, tf;
+        /* A child pushed before a closer hit was found is skipped when its box no longer
+         * overlaps [tmin, closest hit] (the root has no box). */
+        if (!root && !rt_box_test(&rb, &e.box, &tn, &tf)) continue;
+        root = false;
+        if (e.is_leaf) {
+            if (!leaf(c, k, ray, e.addr, best)) return false;
+            if (k->any && best->hit) return true;
+            continue;
+        }
+        uint8_t b[128];
+        rt_node4 nodes[2];
+        if (!aligned(c, e.addr, 64u * nn) || !load_bytes(c, e.addr, 64u * nn, b)) return false;
+        for (unsigned i = 0; i < nn; i++)
+            rt_node4_decode(b + 64 * i, &nodes[i]);
+        rt_bbox_res res;
+        rt_bbox_children(&rb, nodes, nn, &res);
+        /* Push far to near so the nearest child is visited first. */
+        for (unsigned j = res.nhit; j-- > 0;) {
+            unsigned ch = res.order[j] & 7u, tile = ch / 4, slot = ch % 4;
+            if (tile >= nn) continue;
+            uint8_t kind = nodes[tile].kind[slot];
+            if (kind != RT_CHILD_NODE && kind != RT_CHILD_LEAF) continue;
+            if (sp == RT_JOB_STACK_DEPTH) return fault(c, RT_JOB_STACK, e.addr);
+            st[sp++] = (stack_ent){k->bvh + 16u * (uint64_t)nodes[tile].index[slot],
+                                   nodes[tile].box[slot], kind == RT_CHILD_LEAF};
+        }
+    }
+    return true;
+}
+
+/* ---- the job ---- */
+
+static unsigned effective_dom(const rt_job_desc *jd, const cap_snap *s)
+{
+    unsigned dom = jd->memctl[0];
+    if (dom == 0)
+        dom = (unsigned)(cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_DOM) & CAP_XMEM_DOM_DOM_MASK);
+    return dom == RT_DOM_DEFAULT ? RT_DOM_CPU : dom;
+}
+
+void rt_job_run(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m, rt_job_result *r)
+{
+    memset(r, 0, sizeof *r);
+    job_ctx c = {m, r};
+    uint64_t xcap = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_CAP);
+    uint64_t descpol = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_DESCPOL);
+    uint64_t clsmap = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_CLSMAP);
+
+    /* Memory policy (errata ). */
+    r->dom = effective_dom(jd, s);
+    unsigned mclass = jd->memctl[16];
+    bool class_part = (xcap & CAP_XMEM_CAP_CLASS_PART_MASK) != 0;
+    r->mclass = !class_part ? 0u
+                : mclass    ? (mclass & 3u)
+                            : (unsigned)((descpol & CAP_XMEM_DESCPOL_DEF_CLASS_MASK) >>
+                                      CAP_XMEM_DESCPOL_DEF_CLASS_SHIFT);
+    if (jd->memctl[18] == 1) {
+        bool way_part = (xcap & CAP_XMEM_CAP_WAY_PART_MASK) != 0;
+        bool cl2_ways = ((clsmap & CAP_XMEM_CLSMAP_CL2_WAYMASK_MASK) != 0);
+        if (!(descpol & CAP_XMEM_DESCPOL_HYB_ENABLE_MASK) || (way_part && !cl2_ways))
+            r->events |= CAP_XMEM_EVENTS_HYB_FALLBK_MASK;
+    }
+    if (jd->opts & ~RT_OPT_DEFINED) {
+        r->status = RT_JOB_BAD_OPTS;
+        return;
+    }
+    if ((descpol & CAP_XMEM_DESCPOL_STRICT_DOM_MASK) && r->dom != RT_DOM_RT &&
+        r->dom != RT_DOM_ALL) {
+        r->status = RT_JOB_DOM_REJECT;
+        return;
+    }
+
+    /* Element format of rays, triangles and results (errata Q-69). */
+    trav_cfg k;
+    if (!rt_elem_from_pet(s->pet, s->pol.q, &k.e)) r->unsup_fmt = true;
+    k.cull = (jd->opts & RT_OPT_CULL_BACK) != 0;
+    k.any = (jd->opts & RT_OPT_ANY_HIT) != 0;
+    k.node8 = (jd->opts & RT_OPT_NODE8) != 0;
+    k.eps = jd->eps_code;
+    k.bvh = jd->bvh_base;
+    k.tri_buf = jd->tri_buf;
+
+    queue rq, hq, mq;
+    if (!queue_read(&c, jd->rayq, &rq) || !queue_read(&c, jd->hitq, &hq) ||
+        !queue_read(&c, jd->missq, &mq))
+        return;
+    unsigned rsz = rt_ray_bytes(k.e), el = rt_elem_bytes(k.e);
+    if (!aligned(&c, hq.base, 4) || !aligned(&c, mq.base, 4)) return;
+
+    for (uint32_t i = rq.head; i != rq.tail; i = (uint32_t)(((uint64_t)i + 1) % rq.cap)) {
+        uint8_t rb[32];
+        uint64_t ra = rq.base + (uint64_t)i * rsz;
+        rt_ray ray;
+        if (!aligned(&c, ra, el) || !load_bytes(&c, ra, rsz, rb)) return;
+        rt_ray_decode(rb, k.e, &ray);
+        trav_hit h;
+        if (!traverse(&c, &k, &ray, &h)) return;
+        if (h.hit) {
+            num_flags f = 0;
+            uint8_t ent[RT_HIT_BYTES] = {0};
+            put_le(ent, 4, i);
+            put_le(ent + 4, 4, h.prim);
+            put_le(ent + 8, 4, rt_result_encode(h.t, k.e, &s->pol, &f));
+            put_le(ent + 12, 4, rt_result_encode(h.u, k.e, &s->pol, &f));
+            put_le(ent + 16, 4, rt_result_encode(h.v, k.e, &s->pol, &f));
+            r->flags |= f;
+            if (cap_trap_flags(s, f)) {
+                r->status = RT_JOB_FP_EXC;
+                return;
+            }
+            if (!queue_push(&c, &hq, ent, RT_HIT_BYTES)) return;
+            r->hits++;
+        } else {
+            uint8_t ent[RT_MISS_BYTES];
+            put_le(ent, 4, i);
+            if (!queue_push(&c, &mq, ent, RT_MISS_BYTES)) return;
+            r->misses++;
+        }
+        uint8_t hb[4];
+        put_le(hb, 4, ((uint64_t)i + 1) % rq.cap);
+        if (!store_bytes(&c, rq.desc, 4, hb)) return;
+        r->rays++;
+    }
+}

@@ -1,0 +1,129 @@
+/* rt_job.h — the XPHMG_RT offload job (XPHMG_RT 9, errata Q-51, Q-52, Q-58, Q-61, Q-70,
+ * Q-79..Q-81): one `xsubmit.rt` descriptor run to completion over a memory callback
+ * interface.
+ *
+ * Pure module: no hart, no CAP state. The hart adapter (rt_offload.c) backs the memory
+ * with hart_mem_ok + hart_load/hart_store and applies the result (flags into STAT/EXC.ST
+ * with cap_accrue, UNSUP_FMT, XMEM events, RTSTAT.LAST_EC); host tests back it with a
+ * fake memory.
+ *
+ * What a job does (docs/rt.md "Offload"):
+ *   - memory policy: memctl (FMT_MEMCTL) fields that are non-zero override the
+ *     snapshot's CAP.XMEM defaults (Q-52, RT 8.7): dom 0 = CAP.XMEM.DOM; mclass 0 (or
+ *     CLASS_PART = 0) = DESCPOL.DEF_CLASS (Q-41). With DESCPOL.STRICT_DOM = 1 a job whose
+ *     effective dom is neither RT (2) nor ALL (15) is rejected (job fault, nothing read).
+ *     hyb = 1 with HYB_ENABLE = 0, or with WAY_PART = 1 and no CL2 ways, sets HYB_FALLBK
+ *     (Q-58). Other fields are hints without a functional effect.
+ *   - opts bits other than CULL_BACK 0, PACK_HINT 2, EPS_CTL 3, NODE8 8, ANY_HIT 9: job
+ *     fault before anything is read.
+ *   - reads the three queue descriptors (FMT_QUEUE); CAP = 0 or HEAD/TAIL >= CAP is a
+ *     job fault; then for each ray slot i from HEAD to TAIL (mod CAP) of the ray queue:
+ *     loads the ray (FMT_RAY / FMT_RAY16 in the element format of the snapshot), runs a
+ *     stack traversal from the root node at bvh_base (Node4, or Node8 with NODE8),
+ *     children visited near to far; leaves test the triangles of their TriRange (base
+ *     replaced by tri_buf when non-zero); closest hit (ties: the lower triangle index),
+ *     or the first hit found with ANY_HIT; appends FMT_RT_HIT {i, prim, t, u, v} or
+ *     FMT_RT_MISS {i} and stores the advanced TAIL, then stores ray HEAD = i + 1.
+ *   - results t, u, v are rounded once to the element format under the snapshot's
+ *     policy (rt_result_encode); their flags are the job's flags.
+ *   - a ray whose result flags include an exception enabled in the snapshot's EXC.EN
+ *     (EFF_SAE = 0) ends the job (errata Q-29: LAST_EC = 3, never a trap): that ray's
+ *     entry is not written and HEAD stays at it, its flags still accrue (as a trapping
+ *     instruction sets its stickies, Q-28); earlier rays keep their results.
+ *   - a fault (inaccessible or misaligned address, full hit/miss queue) ends the job the
+ *     same way at the ray being processed (INV_MISS is reported for memory faults).
+ * Alignment (Q-61): queue descriptors 8 bytes, TriRanges 16, nodes 64 (Node8: 128),
+ * rays and triangles their element size, hit/miss queue bases 4. */
+#ifndef XPHMG_EXT_RT_JOB_H
+#define XPHMG_EXT_RT_JOB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cap.h"
+#include "rt_kernels.h"
+
+/* Memory as the job sees it (sizes 1, 2, 4, 8). A call that returns false is an access
+ * fault and must have had no effect. */
+typedef struct {
+    void *ctx;
+    bool (*load)(void *ctx, uint64_t addr, unsigned size, uint64_t *val);
+    bool (*store)(void *ctx, uint64_t addr, unsigned size, uint64_t val);
+} rt_job_mem;
+
+/* FMT_RT_DESC byte offsets and opts bits (errata Q-81). */
+enum {
+    RT_DESC_BVH_BASE = 0,
+    RT_DESC_RAYQ = 8,
+    RT_DESC_HITQ = 16,
+    RT_DESC_MISSQ = 24,
+    RT_DESC_TRI_BUF = 32,
+    RT_DESC_OPTS = 40,
+    RT_DESC_RSV = 44,
+    RT_DESC_MEMCTL = 48,
+    RT_DESC_BYTES = 72,
+};
+#define RT_OPT_CULL_BACK (1u << 0)
+#define RT_OPT_PACK_HINT (1u << 2)
+#define RT_OPT_EPS_CTL   (1u << 3)
+#define RT_OPT_NODE8     (1u << 8)
+#define RT_OPT_ANY_HIT   (1u << 9)
+#define RT_OPT_DEFINED                                                                             \
+    (RT_OPT_CULL_BACK | RT_OPT_PACK_HINT | RT_OPT_EPS_CTL | RT_OPT_NODE8 | RT_OPT_ANY_HIT)
+
+/* FMT_QUEUE, FMT_RT_HIT, FMT_RT_MISS sizes (errata Q-70). */
+#define RT_QUEUE_BYTES 24u
+#define RT_HIT_BYTES   24u
+#define RT_MISS_BYTES  4u
+
+/* Domain codes (errata Q-40). */
+enum { RT_DOM_DEFAULT = 0, RT_DOM_CPU = 1, RT_DOM_RT = 2, RT_DOM_ALL = 15 };
+
+/* A job's inputs, resolved at `xsubmit.rt` (rt_offload.c): queue pointers 0 already
+ * replaced by RTQ_RAY/HIT/MISS, the tolerance code chosen (RTCONF2.EPS_SCALE with
+ * EPS_CTL, else RTCFG.EPS_DFLT) and PACK_HINT = opts bit 2 OR RTCFG.PACK_HINT_DFLT. */
+typedef struct {
+    uint64_t bvh_base, rayq, hitq, missq, tri_buf;
+    uint32_t opts;      /* as written in the descriptor */
+    unsigned eps_code;  /* Q-74 tolerance code, 0 = none */
+    bool pack_hint;     /* no effect on hit records (Q-77: a layout request of rt.bbox) */
+    uint8_t memctl[24]; /* FMT_MEMCTL */
+} rt_job_desc;
+
+/* Decodes the 72 descriptor bytes as written (no CSR defaults applied: eps_code 0,
+ * pack_hint = opts bit 2). */
+void rt_job_decode(const uint8_t desc[RT_DESC_BYTES], rt_job_desc *jd);
+
+typedef enum {
+    RT_JOB_OK = 0,
+    RT_JOB_BAD_OPTS,   /* reserved opts bits set */
+    RT_JOB_DOM_REJECT, /* STRICT_DOM and an effective dom other than RT/ALL */
+    RT_JOB_BAD_QUEUE,  /* CAP = 0, HEAD or TAIL >= CAP */
+    RT_JOB_MEM_FAULT,  /* inaccessible address */
+    RT_JOB_MISALIGNED, /* misaligned record */
+    RT_JOB_QUEUE_FULL, /* the hit or miss queue had no free slot */
+    RT_JOB_FP_EXC,     /* an exception enabled in the snapshot's EXC.EN */
+    RT_JOB_STACK,      /* traversal stack overflow (a BVH deeper than RT_JOB_STACK_DEPTH) */
+} rt_job_status;
+
+/* Traversal stack entries (a cyclic or very deep BVH faults instead of looping). */
+#define RT_JOB_STACK_DEPTH 256u
+/* Node visits per ray before the job faults with RT_JOB_STACK (a cyclic BVH). */
+#define RT_JOB_MAX_VISITS 65536u
+
+typedef struct {
+    rt_job_status status;  /* RT_JOB_OK or the reason the job ended (LAST_EC = 3) */
+    uint64_t fault_addr;   /* MEM_FAULT / MISALIGNED: the address */
+    num_flags flags;       /* to accrue into STAT/EXC.ST (cap_accrue), also on a fault */
+    bool unsup_fmt;        /* the snapshot's element format is not a float */
+    uint64_t events;       /* CAP.XMEM.EVENTS bits (INV_MISS, HYB_FALLBK) */
+    uint32_t rays;         /* rays completed (entries written) */
+    uint32_t hits, misses; /* entries appended */
+    unsigned dom;          /* effective domain (Q-40: 0 resolved to CPU) */
+    unsigned mclass;       /* effective class */
+} rt_job_result;
+
+/* Runs one job under snapshot s. */
+void rt_job_run(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m, rt_job_result *r);
+
+#endif

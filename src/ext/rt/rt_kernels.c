@@ -1,0 +1,397 @@
+/* rt_kernels.c — XPHMG_RT intersection kernels and record codecs (contract: rt_kernels.h).
+ *
+ * Numerics. Every kernel computes in IEEE binary32 with round to nearest even (errata
+ * Q-74, Q-75, Q-76) on the host FPU: the build uses ISO C17 (FLT_EVAL_METHOD 0, i.e. SSE
+ * on x86-64, no x87 excess precision, checked below), floating-point contraction is off
+ * (ISO mode and -ffp-contract=off: no fused a*b+c), and -frounding-math keeps the compiler
+ * from folding or moving operations across the rounding-mode switch. Each kernel entry
+ * point saves the host rounding mode, sets FE_TONEAREST when it differs and restores it on
+ * return, so the result does not depend on the host state (rvfp switches the host mode
+ * around its own operations only). Host exception flags raised here are meaningless and
+ * never read: the kernels raise no architectural flags (Q-75); the only flags are those of
+ * rt_result_encode, computed by the numeric engine in integer arithmetic.
+ *
+ * Watertight triangle test (Woop, Benthin, Wald, JCGT 2(1), 2013). Decision: the paper's
+ * double-precision re-evaluation of the three edge functions when one of them is exactly
+ * zero in binary32 is part of the algorithm ("evaluated in binary32", Q-74, describes all
+ * other arithmetic). Products of two binary32 numbers are exact in binary64, so the
+ * fallback gives each 2x2 determinant the correct sign (one rounding of an exact
+ * difference): that is what makes an edge shared by two triangles decide consistently.
+ * The binary64 values are rounded back to binary32 (RNE) as in the paper.
+ *
+ * Further decisions (where the errata are silent):
+ *  - Triangle: kz is the lowest axis of largest |dir| on ties; a zero direction is a miss;
+ *    t = T/det, u = V/det, v = W/det by correctly rounded division (the paper multiplies
+ *    by 1/det: one rounding instead of two); U, V, W weight v0, v1, v2, so the hit point is
+ *    (1-u-v) v0 + u v1 + v v2 (Q-72). Edge functions of 0 are inclusive (a ray through a
+ *    shared edge or vertex may hit every incident triangle). The epsilon bounds
+ *    tmin - 2^-e and tmax + 2^-e are binary32 RNE operations like everything else (so the
+ *    widening vanishes where 2^-e is below half an ulp of the bound). Any NaN in the ray
+ *    or the vertices is a miss; infinities follow IEEE arithmetic (a NaN t, u or v misses).
+ *  - Slab: a direction component of +-0 (reciprocal +-inf) makes that axis unconstrained
+ *    when lo <= org <= hi and a miss otherwise (the limit of the +-inf reciprocal, without
+ *    the 0*inf NaN and without a "hit at t = inf" for a parallel ray outside the slab); a
+ *    non-zero direction whose reciprocal overflows gives t = 0 exactly for a plane through
+ *    the origin (0/d); other NaNs (inf - inf with infinite origins) are misses.
+ *  - Node encode: NaN and finite |x| > 65504 do not fit (the scene must be scaled, Q-67);
+ *    +-inf encode as +-inf; every child's box must fit, whatever its kind; kind > 3 or
+ *    index >= 2^24 fail. Decode keeps kind 3 as 3 (rt_bbox_children never hits it) and
+ *    ignores child_flags bits 31:8.
+ *  - rt_bbox_children: nnodes > 2 is read as 2; tnear/tfar are 0 when nothing is hit. */
+#include "rt_kernels.h"
+
+#include <fenv.h>
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
+#error "rt_kernels.c needs FLT_EVAL_METHOD == 0 (binary32 operations evaluated in binary32)"
+#endif
+
+/* ---- Host rounding mode ------------------------------------------------------------ */
+
+static int rne_enter(void)
+{
+    int m = fegetround();
+    if (m != FE_TONEAREST) fesetround(FE_TONEAREST);
+    return m;
+}
+
+static void rne_leave(int m)
+{
+    if (m != FE_TONEAREST) fesetround(m);
+}
+
+/* ---- Bit helpers ------------------------------------------------------------------- */
+
+static uint32_t f2u(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+static float u2f(uint32_t u)
+{
+    float x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+static uint32_t ld16(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+}
+
+static uint32_t ld32(const uint8_t *p)
+{
+    return ld16(p) | ld16(p + 2) << 16;
+}
+
+static void st16(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+
+/* Exact widening of one element to binary32 (FP16 through the numeric engine; BF16 is the
+ * high half of a binary32). NaNs stay NaNs (they make every test miss). */
+static float elem_load(const uint8_t *p, rt_elem e)
+{
+    if (e == RT_ELEM_FP32) return u2f(ld32(p));
+    uint32_t h = ld16(p);
+    if (e == RT_ELEM_BF16) return u2f(h << 16);
+    num_policy pol = num_policy_default();
+    return u2f(num_convert(NUM_FP32, NUM_FP16, h, &pol, NULL));
+}
+
+/* ---- Records ----------------------------------------------------------------------- */
+
+void rt_ray_decode(const uint8_t *bytes, rt_elem e, rt_ray *r)
+{
+    unsigned s = rt_elem_bytes(e);
+    float x[8];
+    for (unsigned i = 0; i < 8; i++)
+        x[i] = elem_load(bytes + i * s, e);
+    for (unsigned i = 0; i < 3; i++) {
+        r->org[i] = x[i];
+        r->dir[i] = x[3 + i];
+    }
+    r->tmin = x[6];
+    r->tmax = x[7];
+}
+
+void rt_tri_decode(const uint8_t *bytes, rt_elem e, float v[3][3])
+{
+    unsigned s = rt_elem_bytes(e);
+    for (unsigned i = 0; i < 9; i++)
+        v[i / 3][i % 3] = elem_load(bytes + i * s, e);
+}
+
+void rt_trirange_decode(const uint8_t bytes[16], rt_trirange *tr)
+{
+    tr->first = ld32(bytes);
+    tr->count = ld32(bytes + 4);
+    tr->base = (uint64_t)ld32(bytes + 8) | (uint64_t)ld32(bytes + 12) << 32;
+}
+
+/* ---- Slab test --------------------------------------------------------------------- */
+
+/* One slab plane: t = (p - o) * inv in binary32. NaN from 0 * inf (the origin on the plane
+ * and a direction so small that its reciprocal overflows) is the exact value 0 = 0 / d;
+ * any other NaN (inf - inf, inf * 0) makes the box a miss (*ok = false). */
+static float slab_t(float p, float o, float inv, bool *ok)
+{
+    float diff = p - o;
+    if (isnan(diff)) {
+        *ok = false;
+        return 0.0f;
+    }
+    float t = diff * inv;
+    if (isnan(t)) {
+        if (diff == 0.0f) return 0.0f;
+        *ok = false;
+    }
+    return t;
+}
+
+static bool box_core(const rt_ray *r, const rt_box *b, float *tnear, float *tfar)
+{
+    if (isnan(r->tmin) || isnan(r->tmax)) return false;
+    for (int i = 0; i < 3; i++)
+        if (isnan(r->org[i]) || isnan(r->dir[i]) || isnan(b->lo[i]) || isnan(b->hi[i]) ||
+            b->lo[i] > b->hi[i])
+            return false;
+    float tn = -INFINITY, tf = INFINITY;
+    for (int i = 0; i < 3; i++) {
+        float o = r->org[i], d = r->dir[i];
+        if (d == 0.0f) {
+            /* Reciprocal +-inf: the ray is parallel to the slab; it lies inside the
+             * (inclusive) slab for every t, or outside for every t. */
+            if (o < b->lo[i] || o > b->hi[i]) return false;
+            continue;
+        }
+        float inv = 1.0f / d;
+        bool ok = true;
+        float t0 = slab_t(b->lo[i], o, inv, &ok);
+        float t1 = slab_t(b->hi[i], o, inv, &ok);
+        if (!ok) return false;
+        if (t0 > t1) {
+            float s = t0;
+            t0 = t1;
+            t1 = s;
+        }
+        if (t0 > tn) tn = t0;
+        if (t1 < tf) tf = t1;
+    }
+    float lo = tn > r->tmin ? tn : r->tmin;
+    float hi = tf < r->tmax ? tf : r->tmax;
+    if (!(lo <= hi)) return false;
+    *tnear = tn;
+    *tfar = tf;
+    return true;
+}
+
+bool rt_box_test(const rt_ray *r, const rt_box *b, float *tnear, float *tfar)
+{
+    int m = rne_enter();
+    bool hit = box_core(r, b, tnear, tfar);
+    rne_leave(m);
+    return hit;
+}
+
+/* ---- Watertight triangle test ------------------------------------------------------ */
+
+/* 2^-e in binary32 (RNE): normal for e <= 126, subnormal to e = 149, 0 beyond (2^-150 is
+ * the tie between 0 and 2^-149 and rounds to the even 0). */
+static float eps_of(unsigned e)
+{
+    if (e <= 126) return u2f((127u - e) << 23);
+    if (e <= 149) return u2f(1u << (149u - e));
+    return 0.0f;
+}
+
+static bool tri_core(const rt_ray *r, const float v[3][3], bool cull_back, unsigned eps_code,
+                     float *t, float *u, float *v_out)
+{
+    if (isnan(r->tmin) || isnan(r->tmax)) return false;
+    for (int i = 0; i < 3; i++) {
+        if (isnan(r->org[i]) || isnan(r->dir[i])) return false;
+        for (int k = 0; k < 3; k++)
+            if (isnan(v[k][i])) return false;
+    }
+    /* kz: the axis of largest |dir| (the lowest such axis on ties); kx, ky the next two
+     * cyclically, swapped when dir[kz] < 0 to keep the winding. */
+    int kz = 0;
+    for (int i = 1; i < 3; i++)
+        if (fabsf(r->dir[i]) > fabsf(r->dir[kz])) kz = i;
+    float dz = r->dir[kz];
+    if (dz == 0.0f) return false; /* zero direction */
+    int kx = (kz + 1) % 3, ky = (kz + 2) % 3;
+    if (dz < 0.0f) {
+        int s = kx;
+        kx = ky;
+        ky = s;
+    }
+    float sx = r->dir[kx] / dz, sy = r->dir[ky] / dz, sz = 1.0f / dz;
+
+    float a[3], b[3], c[3];
+    for (int i = 0; i < 3; i++) {
+        a[i] = v[0][i] - r->org[i];
+        b[i] = v[1][i] - r->org[i];
+        c[i] = v[2][i] - r->org[i];
+    }
+    float ax = a[kx] - sx * a[kz], ay = a[ky] - sy * a[kz];
+    float bx = b[kx] - sx * b[kz], by = b[ky] - sy * b[kz];
+    float cx = c[kx] - sx * c[kz], cy = c[ky] - sy * c[kz];
+
+    float eu = cx * by - cy * bx;
+    float ev = ax * cy - ay * cx;
+    float ew = bx * ay - by * ax;
+    if (eu == 0.0f || ev == 0.0f || ew == 0.0f) {
+        eu = (float)((double)cx * (double)by - (double)cy * (double)bx);
+        ev = (float)((double)ax * (double)cy - (double)ay * (double)cx);
+        ew = (float)((double)bx * (double)ay - (double)by * (double)ax);
+    }
+    bool neg = eu < 0.0f || ev < 0.0f || ew < 0.0f;
+    bool pos = eu > 0.0f || ev > 0.0f || ew > 0.0f;
+    if (cull_back ? neg : (neg && pos)) return false;
+    float det = eu + ev + ew;
+    if (det == 0.0f || isnan(det)) return false;
+
+    float az = sz * a[kz], bz = sz * b[kz], cz = sz * c[kz];
+    float tt = eu * az + ev * bz + ew * cz;
+    tt = tt / det;
+    float eps = eps_code ? eps_of(eps_code) : 0.0f;
+    float lo = r->tmin - eps, hi = r->tmax + eps;
+    if (!(tt >= lo && tt <= hi)) return false;
+    float uu = ev / det, vv = ew / det;
+    if (isnan(uu) || isnan(vv)) return false;
+    *t = tt;
+    *u = uu;
+    *v_out = vv;
+    return true;
+}
+
+bool rt_tri_test(const rt_ray *r, const float v[3][3], bool cull_back, unsigned eps_code, float *t,
+                 float *u, float *v_out)
+{
+    int m = rne_enter();
+    bool hit = tri_core(r, v, cull_back, eps_code & 0xffu, t, u, v_out);
+    rne_leave(m);
+    return hit;
+}
+
+/* ---- BVHNode4 ---------------------------------------------------------------------- */
+
+void rt_node4_decode(const uint8_t bytes[64], rt_node4 *n)
+{
+    num_policy pol = num_policy_default();
+    for (unsigned c = 0; c < 4; c++) {
+        const uint8_t *p = bytes + 12 * c;
+        for (unsigned i = 0; i < 3; i++) {
+            n->box[c].lo[i] = u2f(num_convert(NUM_FP32, NUM_FP16, ld16(p + 2 * i), &pol, NULL));
+            n->box[c].hi[i] = u2f(num_convert(NUM_FP32, NUM_FP16, ld16(p + 6 + 2 * i), &pol, NULL));
+        }
+        const uint8_t *q = bytes + 48 + 3 * c;
+        n->index[c] = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16;
+        n->kind[c] = (uint8_t)((bytes[60] >> (2 * c)) & 3u);
+    }
+}
+
+/* A coordinate to binary16 rounded by rm; false for NaN and finite |x| > 65504. */
+static bool enc16(float x, num_rm rm, uint32_t *h)
+{
+    if (isnan(x)) return false;
+    if (!isinf(x) && fabsf(x) > 65504.0f) return false;
+    num_policy pol = num_policy_default();
+    pol.rm = rm;
+    *h = num_convert(NUM_FP16, NUM_FP32, f2u(x), &pol, NULL);
+    return true;
+}
+
+bool rt_node4_encode(const rt_node4 *n, uint8_t bytes[64])
+{
+    uint8_t out[64] = {0};
+    for (unsigned c = 0; c < 4; c++) {
+        if (n->index[c] > 0xffffffu || n->kind[c] > 3u) return false;
+        uint8_t *p = out + 12 * c;
+        for (unsigned i = 0; i < 3; i++) {
+            uint32_t lo, hi;
+            if (!enc16(n->box[c].lo[i], NUM_RDN, &lo) || !enc16(n->box[c].hi[i], NUM_RUP, &hi))
+                return false;
+            st16(p + 2 * i, lo);
+            st16(p + 6 + 2 * i, hi);
+        }
+        uint8_t *q = out + 48 + 3 * c;
+        q[0] = (uint8_t)n->index[c];
+        q[1] = (uint8_t)(n->index[c] >> 8);
+        q[2] = (uint8_t)(n->index[c] >> 16);
+        out[60] |= (uint8_t)(n->kind[c] << (2 * c));
+    }
+    memcpy(bytes, out, 64);
+    return true;
+}
+
+/* ---- rt.bbox over a node tile ------------------------------------------------------ */
+
+void rt_bbox_children(const rt_ray *r, const rt_node4 *nodes, unsigned nnodes, rt_bbox_res *res)
+{
+    memset(res, 0, sizeof *res);
+    if (nnodes > 2) nnodes = 2;
+    float tn[8] = {0}, tf[8] = {0};
+    int m = rne_enter();
+    for (unsigned c = 0; c < 4 * nnodes; c++) {
+        const rt_node4 *n = &nodes[c / 4];
+        unsigned k = n->kind[c % 4];
+        if (k != RT_CHILD_NODE && k != RT_CHILD_LEAF) continue;
+        float a, b;
+        if (!box_core(r, &n->box[c % 4], &a, &b)) continue;
+        /* Insertion in tnear order; a child after an equal tnear (ties: lower child
+         * first, as children are visited in increasing number). */
+        unsigned j = res->nhit;
+        while (j > 0 && tn[j - 1] > a) {
+            tn[j] = tn[j - 1];
+            tf[j] = tf[j - 1];
+            res->order[j] = res->order[j - 1];
+            j--;
+        }
+        tn[j] = a;
+        tf[j] = b;
+        res->order[j] = (uint8_t)c;
+        res->nhit++;
+        res->hitmask |= (uint8_t)(1u << c);
+    }
+    rne_leave(m);
+    if (res->nhit) {
+        res->tnear = tn[0];
+        res->tfar = tf[0];
+    }
+}
+
+/* ---- Formats ------------------------------------------------------------------------ */
+
+bool rt_elem_from_pet(unsigned eff_pet, bool q, rt_elem *e)
+{
+    *e = RT_ELEM_FP32;
+    if (q) return false;
+    switch (eff_pet) {
+    case 0:
+        *e = RT_ELEM_FP16;
+        return true;
+    case 1:
+        return true;
+    case 2:
+        *e = RT_ELEM_BF16;
+        return true;
+    default:
+        return false;
+    }
+}
+
+uint32_t rt_result_encode(float x, rt_elem e, const num_policy *pol, num_flags *f)
+{
+    num_fmt dst = e == RT_ELEM_FP16 ? NUM_FP16 : e == RT_ELEM_BF16 ? NUM_BF16 : NUM_FP32;
+    return num_convert(dst, NUM_FP32, f2u(x), pol, f);
+}

@@ -1,0 +1,111 @@
+/* rt_kernels.h — the one set of XPHMG_RT intersection kernels and record codecs (pure
+ * functions; no hart, no CAP state). Used by the instructions rt.bbox/rt.tri (rt_unit)
+ * and by the offload engine (rt_job), and by host tools (BVH builder, benches).
+ *
+ * Numerics (errata Q-74, Q-75, Q-76): all arithmetic is IEEE binary32 with round to
+ * nearest even, whatever the host's rounding mode; results are converted to the
+ * effective format by the caller with the numeric engine (include/xphmg/num.h). Record
+ * layouts are those of spec/xphmg.xml (FMT_RAY, FMT_RAY16, FMT_BVHNODE4, FMT_TRIRANGE,
+ * FMT_TRIANGLE, FMT_TRIANGLE16, FMT_RT_BBOX_RES, FMT_RT_TRI_RES); decisions in
+ * docs/errata.md "## RT". */
+#ifndef XPHMG_EXT_RT_KERNELS_H
+#define XPHMG_EXT_RT_KERNELS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "xphmg/num.h"
+
+/* A ray in binary32: origin, direction, [tmin, tmax]. */
+typedef struct {
+    float org[3], dir[3];
+    float tmin, tmax;
+} rt_ray;
+
+/* An axis-aligned box in binary32 (a child box of a node, widened from binary16). */
+typedef struct {
+    float lo[3], hi[3];
+} rt_box;
+
+/* Element formats of ray records and triangles (errata Q-69): FP32 (4-byte elements)
+ * or a 16-bit float (NUM_FP16 / NUM_BF16). */
+typedef enum { RT_ELEM_FP32, RT_ELEM_FP16, RT_ELEM_BF16 } rt_elem;
+static inline unsigned rt_elem_bytes(rt_elem e)
+{
+    return e == RT_ELEM_FP32 ? 4u : 2u;
+}
+/* Bytes of a ray record (32 or 16) and of a triangle (36 or 18). */
+static inline unsigned rt_ray_bytes(rt_elem e)
+{
+    return 8u * rt_elem_bytes(e);
+}
+static inline unsigned rt_tri_bytes(rt_elem e)
+{
+    return 9u * rt_elem_bytes(e);
+}
+
+/* Decodes a ray record (8 little-endian elements: org.xyz, dir.xyz, tmin, tmax) from
+ * bytes; 16-bit elements widen exactly to binary32. */
+void rt_ray_decode(const uint8_t *bytes, rt_elem e, rt_ray *r);
+/* Decodes a triangle (v0.xyz, v1.xyz, v2.xyz) into v[3][3]. */
+void rt_tri_decode(const uint8_t *bytes, rt_elem e, float v[3][3]);
+
+/* Slab test (errata Q-75): t-interval of the ray against b, tnear <= tfar; the child is
+ * hit iff max(tnear, tmin) <= min(tfar, tmax), boundaries inclusive. Direction
+ * components of 0 use +-inf reciprocals; any NaN (ray or box) is a miss; a box with
+ * lo > hi on any axis (an empty child) is a miss. *tnear, *tfar are the raw slab values
+ * (not clamped to [tmin, tmax]) of a hit. Raises no flags. */
+bool rt_box_test(const rt_ray *r, const rt_box *b, float *tnear, float *tfar);
+
+/* Watertight ray/triangle test of Woop, Benthin and Wald (JCGT 2013) in binary32
+ * (errata Q-74): front faces are counter-clockwise seen from the ray origin; cull_back
+ * discards clockwise hits; det = 0 is a miss; eps_code e (0 = none) widens the
+ * accepted t range to [tmin - 2^-e, tmax + 2^-e]. On a hit: *t, and the barycentrics
+ * (u, v) with hit point = (1-u-v) v0 + u v1 + v v2. */
+bool rt_tri_test(const rt_ray *r, const float v[3][3], bool cull_back, unsigned eps_code, float *t,
+                 float *u, float *v_out);
+
+/* BVHNode4 (errata Q-67): 64 bytes; four children with binary16 boxes, 24-bit child
+ * indices (16-byte units from the BVH base) and 2-bit kinds. */
+enum { RT_CHILD_EMPTY = 0, RT_CHILD_NODE = 1, RT_CHILD_LEAF = 2 }; /* 3 reads as empty */
+typedef struct {
+    rt_box box[4];
+    uint32_t index[4];
+    uint8_t kind[4];
+} rt_node4;
+void rt_node4_decode(const uint8_t bytes[64], rt_node4 *n);
+/* Encodes a node (for the BVH builder and tests): boxes rounded outward to binary16
+ * (lo down, hi up) so they stay conservative; false if a coordinate does not fit
+ * binary16 or an index does not fit 24 bits. */
+bool rt_node4_encode(const rt_node4 *n, uint8_t bytes[64]);
+
+/* rt.bbox over the children of nnodes consecutive Node4 tiles (1 = Node4, 2 = Node8):
+ * hit mask (bit = child number 0-7), hit children sorted by tnear (ties: lower child),
+ * and the nearest hit child's raw tnear/tfar (errata Q-72, Q-75). */
+typedef struct {
+    uint8_t hitmask;
+    uint8_t order[8]; /* order[0..nhit-1] */
+    unsigned nhit;
+    float tnear, tfar; /* of order[0]; meaningful when nhit > 0 */
+} rt_bbox_res;
+void rt_bbox_children(const rt_ray *r, const rt_node4 *nodes, unsigned nnodes, rt_bbox_res *res);
+
+/* The element format of ray records and triangles for effective PET code eff_pet (the
+ * unified type code of CAP.PREC.STAT.EFF_PET: FP16 0, FP32 1, BF16 2) and EFF_Q (errata
+ * Q-69): true with *e for FP32/FP16/BF16 without quantization; false with *e = FP32 for
+ * anything else (the caller then reports UNSUP_FMT through cap_note_unsupported()). */
+bool rt_elem_from_pet(unsigned eff_pet, bool q, rt_elem *e);
+/* Rounds a binary32 result once to e under pol (its rounding mode and policy, errata
+ * Q-76), ORs the flags into *f (DOWNCAST_TAKEN whenever e is narrower than FP32, as the
+ * numeric engine does for every narrowing conversion) and returns the bits, zero-extended
+ * to 32. */
+uint32_t rt_result_encode(float x, rt_elem e, const num_policy *pol, num_flags *f);
+
+/* TriRange (FMT_TRIRANGE, 16 bytes): first triangle, count, buffer base address. */
+typedef struct {
+    uint32_t first, count;
+    uint64_t base;
+} rt_trirange;
+void rt_trirange_decode(const uint8_t bytes[16], rt_trirange *tr);
+
+#endif

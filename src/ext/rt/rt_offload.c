@@ -1,0 +1,199 @@
+/* rt_offload.c — the offload path of XPHMG_RT on the hart: `xsubmit.rt`, `xfence.wait`,
+ * `xfence.signal`, `xfence.pipe` (errata Q-53, Q-80, Q-81, Q-29; docs/rt.md "Offload").
+ *
+ * The golden model runs a job only when the hart waits for it: `xfence.wait` on its
+ * ticket (or 0), `xfence.pipe` for domain RT or ALL, a full job queue at `xsubmit.rt`
+ * (the "stall" of Q-80: the oldest job completes first) or rt_offload_drain. A program
+ * that reads a job's queues without waiting therefore sees their old contents, which
+ * exposes a missing fence. Jobs complete in ticket order; tickets 1, 2, 3, ... are
+ * shared with `xfence.signal`. */
+#include <string.h>
+
+#include "rt_job.h"
+#include "rt_unit.h"
+#include "xphmg_csr.h"
+
+/* The queued copy of a descriptor is resolved at `xsubmit.rt`: queue pointers of 0 are
+ * replaced by RTQ_RAY/HIT/MISS, and the reserved word (bytes 44-47, ignored as written)
+ * carries the tolerance code (byte 44) and the PACK_HINT default (byte 45 bit 0), so the
+ * job does not depend on RT CSR writes after the submission (errata Q-79, Q-44). */
+enum { RES_EPS = RT_DESC_RSV, RES_PACK = RT_DESC_RSV + 1 };
+
+static uint64_t get_le(const uint8_t *p, unsigned n)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+static void put_le(uint8_t *p, unsigned n, uint64_t v)
+{
+    for (unsigned i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* The hart's memory, probed first so that an inaccessible address neither traps nor
+ * shows up in the commit log (as xmem_unit.c does for SVMEM). */
+static bool mem_load(void *ctx, uint64_t a, unsigned n, uint64_t *v)
+{
+    hart *h = ctx;
+    return hart_mem_ok(h, a, n, false) && hart_load(h, a, n, v);
+}
+
+static bool mem_store(void *ctx, uint64_t a, unsigned n, uint64_t v)
+{
+    hart *h = ctx;
+    return hart_mem_ok(h, a, n, true) && hart_store(h, a, n, v);
+}
+
+static void normalize(rt_unit *u)
+{
+    if (u->next_ticket == 0) u->next_ticket = 1; /* tickets start at 1 */
+}
+
+/* Every ticket below the oldest queued job (or every issued ticket) is complete. */
+static void update_completed(rt_unit *u)
+{
+    u->completed_ticket = u->njobs ? u->jobs[0].ticket - 1 : u->next_ticket - 1;
+    if (u->njobs)
+        u->rtstat |= RTSTAT_BUSY_MASK;
+    else
+        u->rtstat &= ~RTSTAT_BUSY_MASK;
+}
+
+/* Runs the oldest queued job and applies its result: flags accrue into STAT/EXC.ST
+ * (errata Q-29, never a trap), UNSUP_FMT (Q-69), XMEM events (Q-58), LAST_EC = 3 when
+ * the job ended early (a fault or an enabled exception). */
+static void complete_oldest(hart *h, rt_unit *u)
+{
+    rt_pending_job job = u->jobs[0];
+    memmove(&u->jobs[0], &u->jobs[1], (u->njobs - 1) * sizeof u->jobs[0]);
+    u->njobs--;
+    rt_job_desc jd;
+    rt_job_decode(job.desc, &jd);
+    jd.eps_code = job.desc[RES_EPS];
+    jd.pack_hint = (job.desc[RES_PACK] & 1) != 0;
+    rt_job_mem m = {h, mem_load, mem_store};
+    rt_job_result r;
+    rt_job_run(&jd, &job.snap, &m, &r);
+    cap_accrue(&u->cap->cap, r.flags);
+    if (r.unsup_fmt) cap_note_unsupported(&u->cap->cap);
+    if (r.events) cap_xmem_event(&u->cap->cap, r.events);
+    if (r.status != RT_JOB_OK) rt_record_error(u, RT_EC_JOB_FAULT);
+    update_completed(u);
+}
+
+void rt_offload_drain(hart *h, rt_unit *u)
+{
+    normalize(u);
+    while (u->njobs)
+        complete_oldest(h, u);
+    update_completed(u);
+}
+
+/* xsubmit.rt rd, rs1: reads the descriptor at issue (precise faults), snapshots CAP,
+ * queues the job and returns its ticket. */
+void rt_exec_xsubmit(hart *h, void *ctx, const hart_insn *d)
+{
+    rt_unit *u = ctx;
+    unsigned rd = d->rd;
+    uint64_t a = hart_x(h, d->rs1);
+    normalize(u);
+    if (!(u->rtcap & RTCAP_DESCQ_MASK)) { /* RT 9: unsupported feature */
+        rt_record_error(u, RT_EC_UNSUPPORTED);
+        hart_illegal(h, d);
+        return;
+    }
+    /* The descriptor: 8-byte aligned, every doubleword accessible, else a precise load
+     * fault at the first failing address (Q-61) with INV_MISS (Q-58). */
+    if (a & 7) {
+        hart_raise(h, CAUSE_MISALIGNED_LOAD, a);
+        return;
+    }
+    for (unsigned i = 0; i < RT_DESC_BYTES; i += 8) {
+        if (!hart_mem_ok(h, a + i, 8, false)) {
+            cap_xmem_event(&u->cap->cap, CAP_XMEM_EVENTS_INV_MISS_MASK);
+            hart_raise(h, CAUSE_LOAD_ACCESS, a + i);
+            return;
+        }
+    }
+    rt_pending_job job;
+    memset(&job, 0, sizeof job);
+    for (unsigned i = 0; i < RT_DESC_BYTES; i += 8) {
+        uint64_t v = 0;
+        if (!hart_load(h, a + i, 8, &v)) return; /* cannot fail after the probe */
+        put_le(job.desc + i, 8, v);
+    }
+    /* Feature requests the profile lacks are unsupported features (RT 5, Q-66). */
+    uint32_t opts = (uint32_t)get_le(job.desc + RT_DESC_OPTS, 4);
+    if (((opts & RT_OPT_NODE8) && !(u->rtcap & RTCAP_NODE8_MASK)) ||
+        ((opts & RT_OPT_PACK_HINT) && !(u->rtcap & RTCAP_PACK_HINT_MASK)) ||
+        ((opts & RT_OPT_EPS_CTL) && !(u->rtcap & RTCAP_EPS_CTL_MASK))) {
+        rt_record_error(u, RT_EC_UNSUPPORTED);
+        hart_illegal(h, d);
+        return;
+    }
+    cap_snapshot(&u->cap->cap, &job.snap);
+    /* Resolve the CSR defaults now (see RES_EPS). */
+    static const unsigned qoff[3] = {RT_DESC_RAYQ, RT_DESC_HITQ, RT_DESC_MISSQ};
+    const uint64_t qcsr[3] = {u->rtq_ray, u->rtq_hit, u->rtq_miss};
+    for (unsigned i = 0; i < 3; i++)
+        if (get_le(job.desc + qoff[i], 8) == 0) put_le(job.desc + qoff[i], 8, qcsr[i]);
+    unsigned eps = (opts & RT_OPT_EPS_CTL)
+                       ? (unsigned)(u->rtconf2 & RTCONF2_EPS_SCALE_MASK)
+                       : (unsigned)((u->rtcfg & RTCFG_EPS_DFLT_MASK) >> RTCFG_EPS_DFLT_SHIFT);
+    job.desc[RES_EPS] = (uint8_t)eps;
+    job.desc[RES_PACK] =
+        (uint8_t)(((opts & RT_OPT_PACK_HINT) || (u->rtcfg & RTCFG_PACK_HINT_DFLT_MASK)) ? 1 : 0);
+    job.desc[RES_PACK + 1] = 0;
+    job.desc[RES_PACK + 2] = 0;
+    /* A full queue stalls the hart until the oldest job completes. */
+    if (u->njobs == RT_JOBQ_DEPTH) complete_oldest(h, u);
+    job.ticket = u->next_ticket++;
+    u->jobs[u->njobs++] = job;
+    update_completed(u);
+    hart_set_x(h, rd, job.ticket);
+}
+
+/* xfence.wait rs1: completes every job up to ticket rs1 (0 = all); a ticket never
+ * issued is an illegal instruction (Q-53). */
+void rt_exec_xfence_wait(hart *h, void *ctx, const hart_insn *d)
+{
+    rt_unit *u = ctx;
+    uint64_t t = hart_x(h, d->rs1);
+    normalize(u);
+    if (t >= u->next_ticket) {
+        hart_illegal(h, d);
+        return;
+    }
+    while (u->njobs && (t == 0 || u->jobs[0].ticket <= t))
+        complete_oldest(h, u);
+    update_completed(u);
+}
+
+/* xfence.signal rd: a ticket that completes with all earlier work. */
+void rt_exec_xfence_signal(hart *h, void *ctx, const hart_insn *d)
+{
+    rt_unit *u = ctx;
+    unsigned rd = d->rd;
+    normalize(u);
+    uint64_t t = u->next_ticket++;
+    update_completed(u);
+    hart_set_x(h, rd, t);
+}
+
+/* xfence.pipe domsel: DOMSEL 3:0 (1-6, 15), bit 4 FF_GLOBAL, bits 11:5 zero (P-70).
+ * RT (2) and ALL (15) complete every queued job; the other domains have no offload
+ * work in this model, and there are no DMA engines or streams for FF_GLOBAL to wait
+ * for. The fence itself has no visible effect on the in-order hart. */
+void rt_exec_xfence_pipe(hart *h, void *ctx, const hart_insn *d)
+{
+    rt_unit *u = ctx;
+    unsigned sel = (unsigned)((uint64_t)d->imm & 0xfff), dom = sel & 0xf;
+    if ((sel & ~0x1fu) || dom == 0 || (dom > 6 && dom != RT_DOM_ALL)) {
+        hart_illegal(h, d);
+        return;
+    }
+    if (dom == RT_DOM_RT || dom == RT_DOM_ALL) rt_offload_drain(h, u);
+}

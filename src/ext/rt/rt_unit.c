@@ -1,0 +1,382 @@
+/* rt_unit.c — the hart adapter of XPHMG_RT: the RT CSRs 0x810-0x81C and the
+ * instructions rt.bbox / rt.tri (docs/rt.md; decisions in docs/errata.md "## RT").
+ * The offload instructions are registered here and implemented in rt_offload.c. */
+#include "rt_unit.h"
+
+#include <string.h>
+
+#include "xcsr.h"
+#include "xphmg_csr.h"
+
+#define RT_CSR_LO XPHMG_CSR_RTCFG
+#define RT_CSR_HI XPHMG_CSR_RTUV
+
+/* FLAGS (imm[11:0]) of rt.bbox / rt.tri (XPHMG_RT 7.1/7.2, errata, P-70). */
+#define F_BIT0      0x001u /* rt.bbox T_CLAMP, rt.tri CULL_BACK */
+#define F_PRED_ONLY 0x002u
+#define F_PACK_HINT 0x004u
+#define F_BIT3      0x008u /* rt.bbox W_GUARD (no effect), rt.tri EPS_CTL */
+#define F_NODE8     0x400u /* rt.bbox only */
+#define F_RSV_BBOX  0x800u
+#define F_RSV_TRI   0xC00u
+#define PB_IN(f)    (((f) >> 4) & 7u)
+#define PB_OUT(f)   (((f) >> 7) & 7u)
+#define RT_PBANKS   4u /* banks >= 4 are illegal (errata) */
+
+#define FIELD(v, R) (((v)&R##_MASK) >> R##_SHIFT)
+
+/* ---- CSRs ---- */
+
+static uint64_t csr_writable(uint32_t a)
+{
+    const xcsr_reg *r = xcsr_find(a);
+    uint64_t w = r && r->access != XCSR_RO ? r->writable & r->defined : 0;
+    /* Node tiles are 64-byte and TriRange records 16-byte aligned: the low address bits
+     * read 0 (XML descriptions of rtnode / rttri). */
+    if (a == XPHMG_CSR_RTNODE) w &= ~UINT64_C(0x3F);
+    if (a == XPHMG_CSR_RTTRI) w &= ~UINT64_C(0xF);
+    return w;
+}
+
+static uint64_t *csr_slot(rt_unit *u, uint32_t a)
+{
+    switch (a) {
+    case XPHMG_CSR_RTCFG:
+        return &u->rtcfg;
+    case XPHMG_CSR_RTBASE:
+        return &u->rtbase;
+    case XPHMG_CSR_RTQ_RAY:
+        return &u->rtq_ray;
+    case XPHMG_CSR_RTQ_HIT:
+        return &u->rtq_hit;
+    case XPHMG_CSR_RTQ_MISS:
+        return &u->rtq_miss;
+    case XPHMG_CSR_RTCONF2:
+        return &u->rtconf2;
+    case XPHMG_CSR_RTNODE:
+        return &u->rtnode;
+    case XPHMG_CSR_RTTRI:
+        return &u->rttri;
+    default:
+        return NULL;
+    }
+}
+
+static bool csr_read(hart *h, void *ctx, uint32_t a, uint64_t *v)
+{
+    (void)h;
+    rt_unit *u = ctx;
+    uint64_t *p = csr_slot(u, a);
+    if (p) {
+        *v = *p;
+        return true;
+    }
+    switch (a) {
+    case XPHMG_CSR_RTSTAT:
+        *v = (u->rtstat & ~RTSTAT_BUSY_MASK) | (u->njobs ? RTSTAT_BUSY_MASK : 0);
+        return true;
+    case XPHMG_CSR_RTCAP:
+        *v = u->rtcap;
+        return true;
+    case XPHMG_CSR_RTCLSDEF: {
+        /* A live mirror of CAP.XMEM.DESCPOL[5:0] (errata Q-64). */
+        uint64_t d = 0;
+        cap_csr_read(&u->cap->cap, XPHMG_CSR_CAP_XMEM_DESCPOL, &d);
+        *v = d & 0x3F;
+        return true;
+    }
+    case XPHMG_CSR_RTSPROF:
+        *v = 0;
+        return true;
+    case XPHMG_CSR_RTUV:
+        *v = u->rtuv;
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool csr_write(hart *h, void *ctx, uint32_t a, uint64_t v)
+{
+    (void)h;
+    if (a < RT_CSR_LO || a > RT_CSR_HI) return false;
+    uint64_t *p = csr_slot(ctx, a);
+    if (p) {
+        uint64_t w = csr_writable(a);
+        *p = (*p & ~w) | (v & w);
+    }
+    return true; /* read-only RT CSRs ignore writes (errata) */
+}
+
+static void reset(hart *h, void *ctx)
+{
+    (void)h;
+    rt_unit *u = ctx;
+    u->rtcfg = RTCFG_RESET;
+    u->rtstat = RTSTAT_RESET; /* LAST_EC/ERR and the counters clear only here */
+    u->rtbase = RTBASE_RESET;
+    u->rtq_ray = RTQ_RAY_RESET;
+    u->rtq_hit = RTQ_HIT_RESET;
+    u->rtq_miss = RTQ_MISS_RESET;
+    u->rtconf2 = RTCONF2_RESET;
+    u->rtnode = RTNODE_RESET;
+    u->rttri = RTTRI_RESET;
+    u->rtuv = RTUV_RESET;
+    /* Offload state: reset discards queued jobs; tickets restart at 1. */
+    u->next_ticket = 1;
+    u->completed_ticket = 0;
+    u->njobs = 0;
+}
+
+void rt_record_error(rt_unit *u, unsigned ec)
+{
+    u->rtstat = (u->rtstat & ~(RTSTAT_LAST_EC_MASK | RTSTAT_ERR_MASK)) |
+                ((uint64_t)ec << RTSTAT_LAST_EC_SHIFT & RTSTAT_LAST_EC_MASK) |
+                (ec ? RTSTAT_ERR_MASK : 0);
+}
+
+/* RTSTAT.BBOX_ISSUED / TRI_ISSUED: 28-bit counters that wrap (errata Q-66). */
+static void count(rt_unit *u, uint64_t mask, unsigned shift)
+{
+    uint64_t n = ((u->rtstat & mask) >> shift) + 1;
+    u->rtstat = (u->rtstat & ~mask) | ((n << shift) & mask);
+}
+
+/* ---- Shared instruction steps ---- */
+
+/* Illegal instruction with RTSTAT.LAST_EC = ec (errata Q-66). */
+static void rt_illegal(hart *h, rt_unit *u, const hart_insn *d, unsigned ec)
+{
+    rt_record_error(u, ec);
+    hart_illegal(h, d);
+}
+
+/* A predicate bank selector: 0 (none / all-ones) or an existing bank < 4. */
+static bool bank_ok(const rt_unit *u, unsigned b)
+{
+    return b == 0 || (b < RT_PBANKS && pmask_bank_valid(&u->pmask->pm, b));
+}
+
+/* The element format of ray records and triangles under s (errata Q-69): FP32, FP16 or
+ * BF16 when the effective PET is one of them without quantization; otherwise FP32 with
+ * *unsup (UNSUP_FMT). */
+static rt_elem elem_of(const cap_snap *s, bool *unsup)
+{
+    rt_elem e;
+    *unsup = !rt_elem_from_pet(s->pet, FIELD(s->stat, CAP_PREC_STAT_EFF_Q) != 0, &e);
+    return e;
+}
+
+/* A memory fault of an RT access (errata ): INV_MISS, then the trap. */
+static void mem_fault(hart *h, rt_unit *u, uint64_t cause, uint64_t addr)
+{
+    cap_xmem_event(&u->cap->cap, CAP_XMEM_EVENTS_INV_MISS_MASK);
+    hart_raise(h, cause, addr);
+}
+
+/* Loads n elements of esize bytes from a (little-endian) into out; esize-aligned
+ * records only. The record is probed element by element first, so a fault is reported
+ * at the first inaccessible element (field order) with nothing loaded. */
+static bool load_record(hart *h, rt_unit *u, uint64_t a, unsigned esize, unsigned n, uint8_t *out)
+{
+    if (a % esize) {
+        mem_fault(h, u, CAUSE_MISALIGNED_LOAD, a);
+        return false;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        if (!hart_mem_ok(h, a + (uint64_t)i * esize, esize, false)) {
+            mem_fault(h, u, CAUSE_LOAD_ACCESS, a + (uint64_t)i * esize);
+            return false;
+        }
+    }
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t v = 0;
+        hart_load(h, a + (uint64_t)i * esize, esize, &v);
+        for (unsigned k = 0; k < esize; k++)
+            out[i * esize + k] = (uint8_t)(v >> (8 * k));
+    }
+    return true;
+}
+
+/* Common prologue after the encoding checks: the snapshot and the input predicate. False
+ * when the predicate is off: then only the ZMODE writeback of rd happens (errata Q-63). */
+static bool predicate(hart *h, rt_unit *u, unsigned flags, unsigned rd, const cap_snap *s)
+{
+    unsigned pin = PB_IN(flags);
+    if (pin == 0 || pmask_lane(&u->pmask->pm, pin, 0)) return true;
+    if (!(flags & F_PRED_ONLY)) hart_set_x(h, rd, pmask_zmode(false, s->zmode, hart_x(h, rd), 0));
+    return false;
+}
+
+/* Final step of both instructions: stickies (UNSUP_FMT, flags) are set whether or not
+ * the instruction traps; an enabled, unsuppressed exception traps with cause 24 and
+ * nothing written (errata Q-28). */
+static bool finish_flags(hart *h, rt_unit *u, const cap_snap *s, bool unsup, num_flags f)
+{
+    if (unsup) cap_note_unsupported(&u->cap->cap);
+    if (f) cap_accrue(&u->cap->cap, f);
+    num_flags t = cap_trap_flags(s, f);
+    if (t) {
+        hart_raise(h, CAP_CAUSE_FP_EXC, t);
+        return false;
+    }
+    return true;
+}
+
+/* ---- rt.bbox rd, rs1[, flags] (errata ..Q-77) ---- */
+
+static void exec_bbox(hart *h, void *ctx, const hart_insn *d)
+{
+    rt_unit *u = ctx;
+    unsigned flags = (unsigned)((uint64_t)d->imm & 0xFFF);
+    if ((flags & F_RSV_BBOX) || !bank_ok(u, PB_IN(flags)) || !bank_ok(u, PB_OUT(flags))) {
+        rt_illegal(h, u, d, RT_EC_ILLEGAL);
+        return;
+    }
+    bool node8 = flags & F_NODE8;
+    if (!(u->rtcap & RTCAP_NODE4_MASK) || (node8 && !(u->rtcap & RTCAP_NODE8_MASK)) ||
+        ((flags & F_PACK_HINT) && !(u->rtcap & RTCAP_PACK_HINT_MASK))) {
+        rt_illegal(h, u, d, RT_EC_UNSUPPORTED);
+        return;
+    }
+    unsigned rd = d->rd;
+    uint64_t ray_addr = hart_x(h, d->rs1), node_addr = u->rtnode;
+    cap_snap s;
+    cap_snapshot(&u->cap->cap, &s);
+    if (!predicate(h, u, flags, rd, &s)) {
+        count(u, RTSTAT_BBOX_ISSUED_MASK, RTSTAT_BBOX_ISSUED_SHIFT);
+        return;
+    }
+    bool unsup;
+    rt_elem e = elem_of(&s, &unsup);
+    uint8_t rayb[32], nodeb[128];
+    unsigned nn = node8 ? 2 : 1;
+    if (!load_record(h, u, ray_addr, rt_elem_bytes(e), 8, rayb)) return;
+    /* Node8 is 128-byte aligned; rtnode itself is always 64-byte aligned. */
+    if (node8 && (node_addr & 0x7F)) {
+        mem_fault(h, u, CAUSE_MISALIGNED_LOAD, node_addr);
+        return;
+    }
+    if (!load_record(h, u, node_addr, 8, 8 * nn, nodeb)) return;
+    rt_ray ray;
+    rt_ray_decode(rayb, e, &ray);
+    rt_node4 nodes[2];
+    for (unsigned i = 0; i < nn; i++)
+        rt_node4_decode(nodeb + 64 * i, &nodes[i]);
+    rt_bbox_res r;
+    rt_bbox_children(&ray, nodes, nn, &r);
+
+    uint64_t res = 0;
+    num_flags f = 0;
+    if (r.nhit && !(flags & F_PRED_ONLY)) {
+        float tn = r.tnear, tf = r.tfar;
+        if (flags & F_BIT0) { /* T_CLAMP: the reported values only */
+            tn = tn < ray.tmin ? ray.tmin : tn > ray.tmax ? ray.tmax : tn;
+            tf = tf < ray.tmin ? ray.tmin : tf > ray.tmax ? ray.tmax : tf;
+        }
+        uint64_t tw = rt_result_encode(tn, e, &s.pol, &f);
+        if ((flags & F_PACK_HINT) && e != RT_ELEM_FP32) /* */
+            tw = (tw & 0xFFFF) | (uint64_t)(rt_result_encode(tf, e, &s.pol, &f) & 0xFFFF) << 16;
+        res = r.hitmask;
+        for (unsigned i = 0; i < r.nhit; i++)
+            res |= (uint64_t)(r.order[i] & 7) << (8 + 3 * i);
+        res |= tw << 32;
+    }
+    if (!finish_flags(h, u, &s, unsup, f)) return;
+    if (!(flags & F_PRED_ONLY)) hart_set_x(h, rd, res);
+    if (PB_OUT(flags)) pmask_set_lane(&u->pmask->pm, PB_OUT(flags), 0, r.nhit != 0);
+    count(u, RTSTAT_BBOX_ISSUED_MASK, RTSTAT_BBOX_ISSUED_SHIFT);
+}
+
+/* ---- rt.tri rd, rs1[, flags] (errata ..Q-77) ---- */
+
+static void exec_tri(hart *h, void *ctx, const hart_insn *d)
+{
+    rt_unit *u = ctx;
+    unsigned flags = (unsigned)((uint64_t)d->imm & 0xFFF);
+    if ((flags & F_RSV_TRI) || !bank_ok(u, PB_IN(flags)) || !bank_ok(u, PB_OUT(flags))) {
+        rt_illegal(h, u, d, RT_EC_ILLEGAL);
+        return;
+    }
+    bool eps_ctl = flags & F_BIT3;
+    if (!(u->rtcap & RTCAP_WATERTIGHT_MASK) ||
+        ((flags & F_PACK_HINT) && !(u->rtcap & RTCAP_PACK_HINT_MASK)) ||
+        (eps_ctl && !(u->rtcap & RTCAP_EPS_CTL_MASK))) {
+        rt_illegal(h, u, d, RT_EC_UNSUPPORTED);
+        return;
+    }
+    unsigned rd = d->rd;
+    uint64_t ray_addr = hart_x(h, d->rs1), tr_addr = u->rttri;
+    cap_snap s;
+    cap_snapshot(&u->cap->cap, &s);
+    if (!predicate(h, u, flags, rd, &s)) {
+        count(u, RTSTAT_TRI_ISSUED_MASK, RTSTAT_TRI_ISSUED_SHIFT);
+        return;
+    }
+    bool unsup;
+    rt_elem e = elem_of(&s, &unsup);
+    unsigned es = rt_elem_bytes(e);
+    uint8_t rayb[32], trb[16], trib[36];
+    if (!load_record(h, u, ray_addr, es, 8, rayb)) return;
+    if (!load_record(h, u, tr_addr, 8, 2, trb)) return;
+    rt_ray ray;
+    rt_ray_decode(rayb, e, &ray);
+    rt_trirange tr;
+    rt_trirange_decode(trb, &tr);
+    unsigned eps = eps_ctl ? (unsigned)FIELD(u->rtconf2, RTCONF2_EPS_SCALE)
+                           : (unsigned)FIELD(u->rtcfg, RTCFG_EPS_DFLT);
+    bool hit = false;
+    uint64_t prim = 0;
+    float bt = 0, bu = 0, bv = 0;
+    for (uint32_t k = 0; k < tr.count; k++) {
+        uint64_t idx = (uint64_t)tr.first + k;
+        if (!load_record(h, u, tr.base + idx * rt_tri_bytes(e), es, 9, trib)) return;
+        float v[3][3], t, uu, vv;
+        rt_tri_decode(trib, e, v);
+        if (rt_tri_test(&ray, v, flags & F_BIT0, eps, &t, &uu, &vv) && (!hit || t < bt)) {
+            hit = true; /* strictly closer only: ties keep the lowest index */
+            prim = idx;
+            bt = t;
+            bu = uu;
+            bv = vv;
+        }
+    }
+    num_flags f = 0;
+    uint64_t res = 0, uv = 0;
+    if (hit) {
+        if (!(flags & F_PRED_ONLY))
+            res =
+                rt_result_encode(bt, e, &s.pol, &f) | (prim & 0x7FFFFFFF) << 32 | UINT64_C(1) << 63;
+        uv = rt_result_encode(bu, e, &s.pol, &f) | (uint64_t)rt_result_encode(bv, e, &s.pol, &f)
+                                                       << 32;
+    }
+    if (!finish_flags(h, u, &s, unsup, f)) return;
+    if (!(flags & F_PRED_ONLY)) hart_set_x(h, rd, res);
+    if (hit) u->rtuv = uv;
+    if (PB_OUT(flags)) pmask_set_lane(&u->pmask->pm, PB_OUT(flags), 0, hit);
+    count(u, RTSTAT_TRI_ISSUED_MASK, RTSTAT_TRI_ISSUED_SHIFT);
+}
+
+/* ---- Registration ---- */
+
+static const hart_unit_insn insns[] = {
+    {XOP_RT_BBOX, exec_bbox, HART_WR_X},
+    {XOP_RT_TRI, exec_tri, HART_WR_X},
+    {XOP_XSUBMIT_RT, rt_exec_xsubmit, HART_WR_X},
+    {XOP_XFENCE_WAIT, rt_exec_xfence_wait, HART_WR_NONE},
+    {XOP_XFENCE_SIGNAL, rt_exec_xfence_signal, HART_WR_X},
+    {XOP_XFENCE_PIPE, rt_exec_xfence_pipe, HART_WR_NONE},
+};
+static const hart_unit_csrs csrs[] = {{RT_CSR_LO, RT_CSR_HI, csr_read, csr_write}};
+static const hart_unit unit = {"rt", reset, sizeof insns / sizeof insns[0], insns, 1, csrs};
+
+int rt_unit_attach(hart *h, rt_unit *u, cap_unit *cap, pmask_unit *pmask, uint64_t rtcap)
+{
+    memset(u, 0, sizeof *u);
+    u->cap = cap;
+    u->pmask = pmask;
+    const xcsr_reg *r = xcsr_find(XPHMG_CSR_RTCAP);
+    u->rtcap = rtcap & (r ? r->defined : 0);
+    reset(h, u);
+    return hart_register_unit(h, &unit, u);
+}

@@ -1,0 +1,115 @@
+/* Tier-0 handoff to the RT offload engine (CAP 2.2, errata Q-51, Q-52, Q-50, Q-40). Default
+ * profile: LDS at 0x10000000, Tier-0 = its first 16 KiB; xlds.alloc with TIER = 1 (FLAGS
+ * 0x10) places first fit in Tier-0 (16-byte granules) and falls back to Tier-1 (from
+ * 0x10004000) when Tier-0 is full. The hart writes rays and queue descriptors into
+ * Tier-0 regions and hands them to RT by naming dom = RT (2) in the descriptor's memctl;
+ * the job reads the rays and writes hits and misses at those same Tier-0 addresses,
+ * which the hart reads after xfence.wait: no copy anywhere (the job has no other buffer;
+ * the results can only be where the hart reads them). CAP.XMEM.DESCPOL.STRICT_DOM = 1
+ * and CAP.XMEM.DOM = CPU (1) make the domain decide: memctl.dom = RT is accepted;
+ * memctl.dom = 0 takes the CAP default (CAP.XMEM.DOM), accepted when that is RT and
+ * rejected (RTSTAT.LAST_EC 3, nothing consumed) when it is CPU. With Tier-0 exhausted the
+ * hit queue falls back to Tier-1 and the pipeline still works. Expected hit (scene in
+ * offload_test.h, FP32): ray (1,2,0) along +z hits B (prim 1) at t 3.0 = 0x40400000;
+ * ray (10,10,0) misses.
+ * CAP-013/020: the only path between the hart and the RT job is the tiered region
+ * named in the descriptor. CAP-024: the handoff is ordered by xsubmit.rt/xfence.wait
+ * (results invisible before the wait, visible after). CAP-014: the ownership named by memctl.dom is what makes the
+ * job accept the region (STRICT_DOM). CAP-150: memctl.dom = 0 takes CAP.XMEM.DOM.
+ * CAP-019: Tier-1 fallback.
+ * REQ: CAP-013 CAP-014 CAP-019 CAP-020 CAP-024 CAP-150 RT-104 RT-100 */
+#include "offload_test.h"
+#define T0 0x10
+RVTEST_CODE_BEGIN
+    OFF_TRAP_SETUP
+    li t0, 0x80300000; csrw PREC_MODE, t0 /* PET FP32 */
+    li t0, 0x44; csrw XMEM_DESCPOL, t0    /* STRICT_DOM 6, HYB_ENABLE 2 */
+    li t0, 1; csrw XMEM_DOM, t0           /* CAP.XMEM.DOM = CPU */
+    /* Tier-0 regions */
+    TEST_CASE(2, s1, 0x10000000, li t0, 0x100; xlds_alloc(s1, t0, T0))
+    TEST_CASE(3, s2, 0x10000100, li t0, 24; xlds_alloc(s2, t0, T0))
+    TEST_CASE(4, s3, 0x10000120, li t0, 0xC0; xlds_alloc(s3, t0, T0))
+    TEST_CASE(5, s4, 0x100001E0, li t0, 24; xlds_alloc(s4, t0, T0))
+    TEST_CASE(6, s5, 0x10000200, li t0, 32; xlds_alloc(s5, t0, T0))
+    TEST_CASE(7, s6, 0x10000220, li t0, 24; xlds_alloc(s6, t0, T0))
+    /* the hart fills them: rays 0 (hit) and 1 (miss), the three queue descriptors */
+    la a0, tmpl
+    li a1, 0
+1:  add t0, a0, a1; ld t1, 0(t0); add t0, s1, a1; sd t1, 0(t0)
+    addi a1, a1, 8; li t2, 64; bltu a1, t2, 1b
+    li t0, 2; sw t0, Q_TAIL(s2); li t0, 8; sw t0, Q_CAP(s2); sd s1, Q_BASE(s2)
+    li t0, 8; sw t0, Q_CAP(s4); sd s3, Q_BASE(s4)
+    li t0, 8; sw t0, Q_CAP(s6); sd s5, Q_BASE(s6)
+    la s0, desc
+    sd s2, D_RAYQ(s0); sd s4, D_HITQ(s0); sd s6, D_MISSQ(s0)
+    li t0, 2; sb t0, D_DOM(s0)            /* memctl.dom = RT: the handoff */
+    TEST_CASE(8, s7, 1, xsubmit_rt(s7, s0))
+    /* ordering (CAP-024): before the wait the region still holds what the hart left */
+    TEST_CASE(38, a0, 0, lw a0, Q_TAIL(s4))
+    TEST_CASE(39, a0, 0, lw a0, 8(s3))
+    TEST_CASE(9, a0, 0, xfence_wait(s7); csrr a0, RTSTAT)
+    TEST_CASE(10, a0, 1, lw a0, Q_TAIL(s4))
+    TEST_CASE(11, a0, 0, lw a0, 0(s3))
+    TEST_CASE(12, a0, 1, lw a0, 4(s3))
+    TEST_CASE(13, a0, 0x40400000, lw a0, 8(s3))
+    TEST_CASE(14, a0, 1, lw a0, Q_TAIL(s6))
+    TEST_CASE(15, a0, 1, lw a0, 0(s5))
+    TEST_CASE(16, a0, 2, lw a0, Q_HEAD(s2))
+    /* memctl.dom = 0 takes CAP.XMEM.DOM: RT -> accepted (ray 2 = copy of ray 0) */
+    ld t1, 0(s1); sd t1, 64(s1); ld t1, 8(s1); sd t1, 72(s1)
+    ld t1, 16(s1); sd t1, 80(s1); ld t1, 24(s1); sd t1, 88(s1)
+    li t0, 3; sw t0, Q_TAIL(s2)
+    sb x0, D_DOM(s0)
+    li t0, 2; csrw XMEM_DOM, t0
+    TEST_CASE(17, s7, 2, xsubmit_rt(s7, s0))
+    TEST_CASE(18, a0, 0, xfence_wait(s7); csrr a0, RTSTAT)
+    TEST_CASE(19, a0, 2, lw a0, Q_TAIL(s4))
+    TEST_CASE(20, a0, 2, lw a0, 24(s3))
+    /* Tier-0 exhausted: a Tier-0 request falls back to Tier-1; the job still works */
+    TEST_CASE(21, a2, 0x10000240, li t0, 0x3DC0; xlds_alloc(a2, t0, T0))
+    TEST_CASE(22, s8, 0x10004000, li t0, 0xC0; xlds_alloc(s8, t0, T0))
+    TEST_CASE(23, s9, 0x100040C0, li t0, 24; xlds_alloc(s9, t0, T0))
+    li t0, 8; sw t0, Q_CAP(s9); sd s8, Q_BASE(s9)
+    sd s9, D_HITQ(s0)
+    ld t1, 0(s1); sd t1, 96(s1); ld t1, 8(s1); sd t1, 104(s1)
+    ld t1, 16(s1); sd t1, 112(s1); ld t1, 24(s1); sd t1, 120(s1)
+    li t0, 4; sw t0, Q_TAIL(s2)
+    TEST_CASE(24, s7, 3, xsubmit_rt(s7, s0))
+    TEST_CASE(25, a0, 0, xfence_wait(s7); csrr a0, RTSTAT)
+    TEST_CASE(26, a0, 1, lw a0, Q_TAIL(s9))
+    TEST_CASE(27, a0, 3, lw a0, 0(s8))
+    TEST_CASE(28, a0, 0x40400000, lw a0, 8(s8))
+    TEST_CASE(29, a0, 4, lw a0, Q_HEAD(s2))
+    /* memctl.dom = 0 with CAP.XMEM.DOM = CPU under STRICT_DOM: rejected */
+    ld t1, 0(s1); sd t1, 128(s1); ld t1, 8(s1); sd t1, 136(s1)
+    ld t1, 16(s1); sd t1, 144(s1); ld t1, 24(s1); sd t1, 152(s1)
+    li t0, 5; sw t0, Q_TAIL(s2)
+    li t0, 1; csrw XMEM_DOM, t0
+    li s10, -1
+    TEST_CASE(30, s7, 4, xsubmit_rt(s7, s0))
+    TEST_CASE(31, a0, RTSTAT_JOB_FAULT, xfence_wait(s7); csrr a0, RTSTAT)
+    TEST_CASE(32, a0, 4, lw a0, Q_HEAD(s2))
+    TEST_CASE(33, a0, 1, lw a0, Q_TAIL(s9))
+    TEST_CASE(34, s10, -1, nop)
+    /* the same descriptor without STRICT_DOM: dom is a policy attribute only (Q-51) */
+    li t0, 0x4; csrw XMEM_DESCPOL, t0
+    TEST_CASE(35, s7, 5, xsubmit_rt(s7, s0))
+    TEST_CASE(36, a0, 5, xfence_wait(s7); lw a0, Q_HEAD(s2))
+    TEST_CASE(37, a0, 2, lw a0, Q_TAIL(s9))
+    TEST_PASSFAIL
+    OFF_TRAP_HANDLER
+RVTEST_CODE_END
+RVTEST_DATA_BEGIN
+    SCENE_BVH(tris)
+tris:
+    .float 0, 0, 5, 4, 0, 5, 0, 4, 5
+    .float 0, 0, 3, 0, 4, 3, 4, 0, 3
+    .align 3
+desc:
+    .dword bvh, 0, 0, 0, 0
+    .word 0, 0
+    .space 24
+tmpl:
+    .float 1, 2, 0, 0, 0, 1, 0, 100
+    .float 10, 10, 0, 0, 0, 1, 0, 100
+RVTEST_DATA_END

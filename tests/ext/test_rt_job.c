@@ -1,0 +1,696 @@
+/* test_rt_job.c — the RT offload job (src/ext/rt/rt_job.h) over a fake memory that
+ * records every access. Scenes are hand-built byte by byte from the layouts of errata
+ * Q-67 (BVHNode4: binary16 boxes, 24-bit indices in 16-byte units, 2-bit kinds), Q-68
+ * (TriRange, FMT_TRIANGLE), Q-70 (FMT_QUEUE, FMT_RT_HIT, FMT_RT_MISS) and Q-81
+ * (descriptor): no encoder of the code under test builds the input. Expected hits are
+ * computed by hand (plane z = c hit by a ray along +z: t = c - z0; barycentrics from
+ * the hit point = (1-u-v) v0 + u v1 + v v2, written out per triangle below).
+ *
+ * The two triangles (FP32 and FP16 buffers alike):
+ *   prim 0 "A": v0 (0,0,5) v1 (4,0,5) v2 (0,4,5): point (4u, 4v, 5), so u = x/4, v = y/4.
+ *     Normal (v1-v0) x (v2-v0) = (0,0,16) points along +z: a ray going +z sees it
+ *     clockwise (a back face, Q-74).
+ *   prim 1 "B": v0 (0,0,3) v1 (0,4,3) v2 (4,0,3): point (4v, 4u, 3), so u = y/4, v = x/4.
+ *     Normal (0,0,-16): counter-clockwise seen from below (a front face). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cap.h"
+#include "rt_job.h"
+
+/* ---- fake memory: RAM_SIZE bytes at RAM_BASE, everything else faults ---- */
+#define RAM_BASE 0x10000u
+#define RAM_SIZE 0x10000u
+#define HOLE     0x90000u
+
+typedef struct {
+    uint8_t ram[RAM_SIZE];
+    unsigned loads, stores;
+} fake;
+
+static fake F;
+
+static bool mapped(uint64_t a, unsigned n)
+{
+    return a >= RAM_BASE && a - RAM_BASE <= RAM_SIZE - n;
+}
+
+static bool f_load(void *ctx, uint64_t a, unsigned n, uint64_t *v)
+{
+    fake *f = ctx;
+    if (!mapped(a, n)) return false;
+    uint64_t x = 0;
+    for (unsigned i = 0; i < n; i++)
+        x |= (uint64_t)f->ram[a - RAM_BASE + i] << (8 * i);
+    *v = x;
+    f->loads++;
+    return true;
+}
+
+static bool f_store(void *ctx, uint64_t a, unsigned n, uint64_t v)
+{
+    fake *f = ctx;
+    if (!mapped(a, n)) return false;
+    for (unsigned i = 0; i < n; i++)
+        f->ram[a - RAM_BASE + i] = (uint8_t)(v >> (8 * i));
+    f->stores++;
+    return true;
+}
+
+static const rt_job_mem MEM = {&F, f_load, f_store};
+
+static void w(uint64_t a, unsigned n, uint64_t v)
+{
+    for (unsigned i = 0; i < n; i++)
+        F.ram[a - RAM_BASE + i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t r(uint64_t a, unsigned n)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++)
+        v |= (uint64_t)F.ram[a - RAM_BASE + i] << (8 * i);
+    return v;
+}
+
+static uint32_t f32(float x)
+{
+    uint32_t b;
+    memcpy(&b, &x, 4);
+    return b;
+}
+
+/* binary16 bits of the few exact values the scenes use (sign, exponent bias 15,
+ * 10-bit fraction), written out by hand. */
+static uint16_t h16(float x)
+{
+    if (x == 0.0f) return 0x0000;
+    if (x == 0.25f) return 0x3400; /* 2^-2: exp 13 */
+    if (x == 0.5f) return 0x3800;  /* 2^-1: exp 14 */
+    if (x == 1.0f) return 0x3C00;
+    if (x == 2.0f) return 0x4000;
+    if (x == 3.0f) return 0x4200; /* 1.5 * 2 */
+    if (x == 4.0f) return 0x4400;
+    if (x == 5.0f) return 0x4500;   /* 1.25 * 4 */
+    if (x == 100.0f) return 0x5640; /* 1.5625 * 64: exp 21, fraction 0x240 */
+    fail_msg("h16: no hand encoding for %g", (double)x);
+    return 0;
+}
+#define H16_INF  0x7C00u
+#define H16_2M15 0x0200u /* 2^-15: subnormal, fraction 2^9 (2^-24 * 2^9) */
+
+/* ---- scene builders (errata) ---- */
+typedef struct {
+    float lo[3], hi[3];
+    uint32_t index;
+    unsigned kind; /* 0 empty, 1 node, 2 leaf */
+} child;
+
+/* A BVHNode4 tile at a: up to 4 children (missing ones empty with zero boxes). */
+static void node4(uint64_t a, const child *c, unsigned n)
+{
+    uint32_t flags = 0;
+    uint8_t idx[12] = {0};
+    for (unsigned i = 0; i < 64; i++)
+        F.ram[a - RAM_BASE + i] = 0;
+    for (unsigned i = 0; i < n; i++) {
+        for (unsigned k = 0; k < 3; k++) {
+            w(a + 12 * i + 2 * k, 2, h16(c[i].lo[k]));
+            w(a + 12 * i + 6 + 2 * k, 2, h16(c[i].hi[k]));
+        }
+        /* child i's index at bits 24i..24i+23 of the 96-bit field at byte 48 */
+        for (unsigned b = 0; b < 3; b++)
+            idx[3 * i + b] = (uint8_t)(c[i].index >> (8 * b));
+        flags |= (uint32_t)c[i].kind << (2 * i);
+    }
+    memcpy(&F.ram[a - RAM_BASE + 48], idx, 12);
+    w(a + 60, 4, flags);
+}
+
+static void trirange(uint64_t a, uint32_t first, uint32_t count, uint64_t base)
+{
+    w(a, 4, first);
+    w(a + 4, 4, count);
+    w(a + 8, 8, base);
+}
+
+static const float TRI_A[9] = {0, 0, 5, 4, 0, 5, 0, 4, 5};
+static const float TRI_B[9] = {0, 0, 3, 0, 4, 3, 4, 0, 3};
+
+static void tri32(uint64_t a, const float v[9], float dz)
+{
+    for (unsigned i = 0; i < 9; i++)
+        w(a + 4 * i, 4, f32(i % 3 == 2 ? v[i] + dz : v[i]));
+}
+
+static void tri16(uint64_t a, const float v[9])
+{
+    for (unsigned i = 0; i < 9; i++)
+        w(a + 2 * i, 2, h16(v[i]));
+}
+
+/* Memory map of the scenes. */
+#define BVH    0x10000u /* root node (index 0) */
+#define N1     0x10040u /* index 4 */
+#define TR_A   0x10080u /* index 8 */
+#define TR_B   0x10090u /* index 9 */
+#define TR_AB  0x100A0u /* index 10 */
+#define TRIS   0x10100u /* prim 0 = A, prim 1 = B */
+#define TRIS2  0x10200u /* the tri_buf copy */
+#define QRAY   0x10400u
+#define QHIT   0x10420u
+#define QMISS  0x10440u
+#define RAYS   0x10800u
+#define HITS   0x10A00u
+#define MISSES 0x10B00u
+#define BVH8   0x10C00u /* a Node8 (128-byte aligned) */
+
+/* Scene 1: root { child 0 leaf A (box z 5..5), child 1 node N1 (box z 3..3) };
+ * N1 { child 0 leaf B }. Node children are visited near to far. */
+static void scene_two_levels(void)
+{
+    child root[2] = {{{0, 0, 5}, {4, 4, 5}, 8, 2}, {{0, 0, 3}, {4, 4, 3}, 4, 1}};
+    node4(BVH, root, 2);
+    child n1[1] = {{{0, 0, 3}, {4, 4, 3}, 9, 2}};
+    node4(N1, n1, 1);
+    trirange(TR_A, 0, 1, TRIS);
+    trirange(TR_B, 1, 1, TRIS);
+}
+
+/* Scene 2: root { child 0 leaf TriRange {first 0, count 2}: A then B, box z 3..5 }. */
+static void scene_one_leaf(void)
+{
+    child root[1] = {{{0, 0, 3}, {4, 4, 5}, 10, 2}};
+    node4(BVH, root, 1);
+    trirange(TR_AB, 0, 2, TRIS);
+}
+
+static void queue(uint64_t a, uint32_t head, uint32_t tail, uint32_t cap, uint64_t base)
+{
+    w(a, 4, head);
+    w(a + 4, 4, tail);
+    w(a + 8, 4, cap);
+    w(a + 12, 4, 0);
+    w(a + 16, 8, base);
+}
+
+/* An FP32 ray record (FMT_RAY) in slot i of the ray buffer. */
+static void ray32(unsigned i, float ox, float oy, float oz, float dz, float tmin, float tmax)
+{
+    float v[8] = {ox, oy, oz, 0, 0, dz, tmin, tmax};
+    for (unsigned k = 0; k < 8; k++)
+        w(RAYS + 32 * i + 4 * k, 4, f32(v[k]));
+}
+
+static void setup(unsigned ncap)
+{
+    memset(&F, 0, sizeof F);
+    tri32(TRIS, TRI_A, 0);
+    tri32(TRIS + 36, TRI_B, 0);
+    queue(QRAY, 0, 0, ncap, RAYS);
+    queue(QHIT, 0, 0, ncap, HITS);
+    queue(QMISS, 0, 0, ncap, MISSES);
+}
+
+static void desc(rt_job_desc *jd, uint32_t opts)
+{
+    memset(jd, 0, sizeof *jd);
+    jd->bvh_base = BVH;
+    jd->rayq = QRAY;
+    jd->hitq = QHIT;
+    jd->missq = QMISS;
+    jd->opts = opts;
+}
+
+/* A snapshot of the reset CAP state with EFF_PET forced (the only field the job reads
+ * from PREC besides the policy, EXC.EN and EFF_SAE). */
+static cap_state CS;
+static void snap(cap_snap *s, unsigned pet)
+{
+    cap_reset(&CS, NULL);
+    cap_snapshot(&CS, s);
+    s->pet = (uint8_t)pet;
+    s->pol.q = false;
+}
+
+static void check_hit(unsigned slot, uint32_t ray, uint32_t prim, uint32_t t, uint32_t u,
+                      uint32_t v)
+{
+    uint64_t a = HITS + 24u * slot;
+    assert_int_equal(r(a, 4), ray);
+    assert_int_equal(r(a + 4, 4), prim);
+    assert_int_equal(r(a + 8, 4), t);
+    assert_int_equal(r(a + 12, 4), u);
+    assert_int_equal(r(a + 16, 4), v);
+    assert_int_equal(r(a + 20, 4), 0);
+}
+
+/* REQ: RT-117 RT-043. Closest hit across two leaves, a miss, a hit behind the origin
+ * excluded; queue indices advance; FP32 results are exact (no flags). */
+static void test_closest_hit(void **st)
+{
+    (void)st;
+    setup(8);
+    scene_two_levels();
+    ray32(0, 1, 2, 0, 1, 0, 100);   /* B at t 3 (A at 5 is farther): u = 2/4, v = 1/4 */
+    ray32(1, 10, 10, 0, 1, 0, 100); /* outside every box: miss */
+    ray32(2, 1, 2, 4, 1, 0, 100);   /* B is behind (t = -1); A at t 1: u = 1/4, v = 2/4 */
+    ray32(3, 1, 2, 0, 1, 0, 2);     /* both beyond tmax 2: miss */
+    ray32(4, 1, 2, 0, 1, 4, 100);   /* tmin 4 excludes B: A at t 5 */
+    w(QRAY + 4, 4, 5);
+    rt_job_desc jd;
+    desc(&jd, 0);
+    cap_snap s;
+    snap(&s, CAP_T_FP32);
+    rt_job_result res;
+    rt_job_run(&jd, &s, &MEM, &res);
+    assert_int_equal(res.status, RT_JOB_OK);
+    assert_int_equal(res.rays, 5);
+    assert_int_equal(res.hits, 3);
+    assert_int_equal(res.misses, 2);
+    assert_int_equal(res.flags, 0);
+    check_hit(0, 0, 1, f32(3.0f), f32(0.5f), f32(0.25f));
+    check_hit(1, 2, 0, f32(1.0f), f32(0.25f), f32(0.5f));
+    check_hit(2, 4, 0, f32(5.0f), f32(0.25f), f32(0.5f));
+    assert_int_equal(r(MISSES, 4), 1);
+    assert_int_equal(r(MISSES + 4, 4), 3);
+    assert_int_equal(r(QRAY, 4), 5);      /* HEAD = TAIL */
+    assert_int_equal(r(QHIT + 4, 4), 3);  /* hit TAIL */
+    assert_int_equal(r(QMISS + 4, 4), 2); /* miss TAIL */
+    assert_int_equal(r(QHIT, 4), 0);      /* consumer indices untouched */
+    assert_int_equal(r(QMISS, 4), 0);
+}
+
+/* REQ: RT-117. ANY_HIT takes the first hit found (A, tested first in its leaf),
+ * closest hit takes B; CULL_BACK drops the back face A but keeps the front face B. */
+static void test_any_hit_and_cull(void **st)
+{
+    (void)st;
+    static const struct {
+        uint32_t opts;
+        float oz;
+        bool hit;
+        uint32_t prim;
+        float t;
+    } cases[] = {
+        {0, 0, true, 1, 3.0f},                /* closest: B */
+        {RT_OPT_ANY_HIT, 0, true, 0, 5.0f},   /* first found: A */
+        {RT_OPT_CULL_BACK, 0, true, 1, 3.0f}, /* B is a front face */
+        {0, 4, true, 0, 1.0f},                /* only A ahead */
+        {RT_OPT_CULL_BACK, 4, false, 0, 0},   /* A culled: miss */
+    };
+    for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        setup(8);
+        scene_one_leaf();
+        ray32(0, 1, 2, cases[i].oz, 1, 0, 100);
+        w(QRAY + 4, 4, 1);
+        rt_job_desc jd;
+        desc(&jd, cases[i].opts);
+        cap_snap s;
+        snap(&s, CAP_T_FP32);
+        rt_job_result res;
+        rt_job_run(&jd, &s, &MEM, &res);
+        assert_int_equal(res.status, RT_JOB_OK);
+        assert_int_equal(res.hits, cases[i].hit ? 1 : 0);
+        assert_int_equal(res.misses, cases[i].hit ? 0 : 1);
+        if (cases[i].hit) {
+            assert_int_equal(r(HITS + 4, 4), cases[i].prim);
+            assert_int_equal(r(HITS + 8, 4), f32(cases[i].t));
+        }
+    }
+}
+
+/* REQ: RT-117. A non-zero tri_buf replaces TriRange.base: the copy has B at z 2. */
+static void test_tri_buf(void **st)
+{
+    (void)st;
+    setup(8);
+    scene_one_leaf();
+    /* The leaf box must contain z = 2 now: box z 2..5 (2.0 is exact in binary16). */
+    child root[1] = {{{0, 0, 2}, {4, 4, 5}, 10, 2}};
+    node4(BVH, root, 1);
+    tri32(TRIS2, TRI_A, 0);
+    tri32(TRIS2 + 36, TRI_B, -1.0f);
+    ray32(0, 1, 2, 0, 1, 0, 100);
+    w(QRAY + 4, 4, 1);
+    rt_job_desc jd;
+    desc(&jd, 0);
+    jd.tri_buf = TRIS2;
+    cap_snap s;
+    snap(&s, CAP_T_FP32);
+    rt_job_result res;
+    rt_job_run(&jd, &s, &MEM, &res);
+    assert_int_equal(res.status, RT_JOB_OK);
+    check_hit(0, 0, 1, f32(2.0f), f32(0.5f), f32(0.25f));
+}
+
+/* REQ: RT-043. Queues wrap: rays in slots 3 and 0 of a 4-entry ring, hits written
+ * at slots 2, 3 and 0 of the hit ring, TAILs and HEAD wrap modulo CAP (Q-70). */
+static void test_wraparound(void **st)
+{
+    (void)st;
+    setup(4);
+    scene_two_levels();
+    queue(QRAY, 3, 1, 4, RAYS);
+    queue(QHIT, 2, 2, 4, HITS);
+    ray32(3, 1, 2, 0, 1, 0, 100); /* B t 3 */
+    ray32(0, 1, 2, 4, 1, 0, 100); /* A t 1 */
+    rt_job_desc jd;
+    desc(&jd, 0);
+    cap_snap s;
+    snap(&s, CAP_T_FP32);
+    rt_job_result res;
+    rt_job_run(&jd, &s, &MEM, &res);
+    assert_int_equal(res.status, RT_JOB_OK);
+    assert_int_equal(res.rays, 2);
+    check_hit(2, 3, 1, f32(3.0f), f32(0.5f), f32(0.25f));
+    check_hit(3, 0, 0, f32(1.0f), f32(0.25f), f32(0.5f));
+    assert_int_equal(r(QHIT + 4, 4), 0); /* (2 + 2) mod 4 */
+    assert_int_equal(r(QRAY, 4), 1);     /* HEAD = TAIL */
+}
+
+/* Errata Q-70/Q-81. A full hit queue ends the job (job fault) at the ray that does not
+ * fit: earlier rays keep their entries and HEAD stops at that ray; same for misses. */
+static void test_full_queues(void **st)
+{
+    (void)st;
+    setup(8);
+    scene_two_levels();
+    queue(QHIT, 0, 1, 3, HITS); /* CAP 3: slots 1 free, then (2+1) mod 3 == HEAD: full */
+    ray32(0, 1, 2, 0, 1, 0, 100);
+    ray32(1, 1, 2, 4, 1, 0, 100);
+    w(QRAY + 4, 4, 2);
+    rt_job_desc jd;
+    desc(&jd, 0);
+    cap_snap s;
+    snap(&s, CAP_T_FP32);
+    rt_job_result res;
+    rt_job_run(&jd, &s, &MEM, &res);
+    assert_int_equal(res.status, RT_JOB_QUEUE_FULL);
+    assert_int_equal(res.rays, 1);
+    check_hit(1, 0, 1, f32(3.0f), f32(0.5f), f32(0.25f));
+    assert_int_equal(r(QHIT + 4, 4), 2);
+    assert_int_equal(r(QRAY, 4), 1);
+    assert_int_equal(r(HITS + 48, 4), 0); /* slot 2 never written */
+
+    setup(8);
+    scene_two_levels();
+    queue(QMISS, 1, 0, 2, MISSES); /* (0+1) mod 2 == HEAD: full from the start */
+    ray32(0, 10, 10, 0, 1, 0, 100);
+    w(QRAY + 4, 4, 1);
+    rt_job_run(&jd, &s, &MEM, &res);
+    assert_int_equal(res.status, RT_JOB_QUEUE_FULL);
+    assert_int_equal(res.rays, 0);
+    assert_int_equal(r(QRAY, 4), 0);
+    assert_int_equal(r(QMISS + 4, 4), 0);
+}
+
+/* FP16 ray of slot i (FMT_RAY16, 16 bytes). */
+static void ray16(unsigned i, float ox, float oy, float oz, uint16_t dz, uint16_t tmax)
+{
+    uint16_t v[8] = {h16(ox), h16(oy), h16(oz), 0, 0, dz, 0, tmax};
+    for (unsigned k = 0; k < 8; k++)
+        w(RAYS + 16 * i + 2 * k, 2, v[k]);
+}
+
+/* REQ: RT-093 RT-094 RT-095 RT-106. Effective PET FP16 (Q-69): 16-byte rays, 18-byte triangles,
+ * results binary16 zero-extended (3.0 = 0x4200, 0.5 = 0x3800, 0.25 = 0x3400) with DOWNCAST_TAKEN
+ * (Q-76). A hit at t = 3 / 2^-15 = 98304 > 65504 overflows binary16: +inf 0x7C00 with OF|NX; with
+ * OF enabled in EXC.EN and SAE 0 the job ends (Q-29) without writing that ray's entry, the flags
+ * still reported; with SAE 1 it completes. */
+static void test_fp16(void **st)
+{
+    (void)st;
+    for (unsigned mode = 0; mode < 3; mode++) {
+        setup(8);
+        scene_two_levels();
+        tri16(TRIS, TRI_A);
+        tri16(TRIS + 18, TRI_B);
+        ray16(0, 1, 2, 0, h16(1.0f), h16(100.0f));
+        ray16(1, 1, 2, 0, H16_2M15, H16_INF);
+        w(QRAY + 4, 4, 2);
+        rt_job_desc jd;
+        desc(&jd, 0);
+        cap_snap s;
+        snap(&s, CAP_T_FP16);
+        if (mode >= 1) s.exc_en = 1u << 2; /* OF (errata Q-27) */
+        if (mode == 2) s.sae = true;
+        rt_job_result res;
+        rt_job_run(&jd, &s, &MEM, &res);
+        check_hit(0, 0, 1, 0x4200, 0x3800, 0x3400);
+        assert_true(res.flags & NUM_DOWNCAST_TAKEN);
+        assert_int_equal(res.flags & (NUM_OF | NUM_NX), NUM_OF | NUM_NX);
+        if (mode == 1) {
+            assert_int_equal(res.status, RT_JOB_FP_EXC);
+            assert_int_equal(res.rays, 1);
+            assert_int_equal(r(QRAY, 4), 1);     /* HEAD at the ray that raised */
+            assert_int_equal(r(QHIT + 4, 4), 1); /* its entry not appended */
+            assert_int_equal(r(HITS + 24, 4), 0);
+        } else {
+            assert_int_equal(res.status, RT_JOB_OK);
+            assert_int_equal(res.rays, 2);
+            assert_int_equal(r(HITS + 24, 4), 1);       /* ray 1 */
+            assert_int_equal(r(HITS + 32, 4), H16_INF); /* t overflowed */
+        }
+    }
+}
+
+/* REQ: RT-104 RT-100. Memory policy (Q-51, Q-52, Q-41): STRICT_DOM rejects a job whose
+ * effective dom (memctl.dom, 0 = CAP.XMEM.DOM, 0 there = CPU) is neither RT nor ALL,
+ * before any access; memctl.mclass 0 takes DESCPOL.DEF_CLASS. */
+static void test_strict_dom(void **st)
+{
+    (void)st;
+    static const struct {
+        bool strict;
+        uint8_t memdom;
+        uint64_t capdom;
+        bool ok;
+        unsigned dom;
+    } cases[] = {
+        {true, 2, 0, true, 2},   {true, 15, 0, true, 15}, {true, 1, 2, false, 1},
+        {true, 0, 2, true, 2},   {true, 0, 0, false, 1},  {true, 0, 1, false, 1},
+        {true, 4, 15, false, 4}, {false, 1, 0, true, 1},  {false, 0, 0, true, 1},
+    };
+    for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        setup(8);
+        scene_two_levels();
+        ray32(0, 1, 2, 0, 1, 0, 100);
+        w(QRAY + 4, 4, 1);
+        rt_job_desc jd;
+        desc(&jd, 0);
+        jd.memctl[0] = cases[i].memdom;
+        cap_reset(&CS, NULL);
+        /* DESCPOL: HYB_ENABLE 2 (reset), DEF_CLASS 1:0 = 3, STRICT_DOM 6 (errata Q-39) */
+        cap_csr_write(&CS, 0x7ED, 0x4 | 0x3 | (cases[i].strict ? 0x40 : 0));
+        cap_csr_write(&CS, 0x7E6, cases[i].capdom); /* CAP.XMEM.DOM */
+        cap_snap s;
+        cap_snapshot(&CS, &s);
+        s.pet = CAP_T_FP32;
+        F.loads = F.stores = 0;
+        rt_job_result res;
+        rt_job_run(&jd, &s, &MEM, &res);
+        assert_int_equal(res.dom, cases[i].dom);
+        assert_int_equal(res.mclass, 3); /* CLASS_PART = 1 in the default CAP.XMEM.CAP 0x677 */
+        if (cases[i].ok) {
+            assert_int_equal(res.status, RT_JOB_OK);
+            assert_int_equal(res.hits, 1);
+        } else {
+            assert_int_equal(res.status, RT_JOB_DOM_REJECT);
+            assert_int_equal(F.loads + F.stores, 0);
+            assert_int_equal(r(QRAY, 4), 0);
+        }
+    }
+    /* memctl.mclass 1 overrides DEF_CLASS; hyb = 1 with HYB_ENABLE = 0 reports
+     * HYB_FALLBK (CAP.XMEM.EVENTS bit 7, Q-58). */
+    setup(8);
+    scene_two_levels();
+    rt_job_desc jd;
+    desc(&jd, 0);
+    jd.memctl[16] = 1;
+    jd.memctl[18] = 1;
+    cap_reset(&CS, NULL);
+    cap_csr_write(&CS, 0x7ED, 0x3);
+    cap_snap s;
+    cap_snapshot(&CS, &s);
+    rt_job_result res;
+    rt_job_run(&jd, &s, &MEM, &res);
+    assert_int_equal(res.status, RT_JOB_OK);
+    assert_int_equal(res.mclass, 1);
+    assert_int_equal(res.events, 0x80);
+}
+
+/* Errata Q-61/Q-58/Q-81. Faults end the job without side effects at the failing ray: an
+ * inaccessible ray buffer, a TriRange in a hole on the second ray (the first ray's
+ * results stay), a misaligned root node, a queue with CAP 0, reserved opts bits. Memory
+ * faults report INV_MISS (Q-58). */
+static void test_faults(void **st)
+{
+    (void)st;
+    rt_job_desc jd;
+    cap_snap s;
+    rt_job_result res;
+    snap(&s, CAP_T_FP32);
+
+    setup(8);
+    scene_two_levels();
+    queue(QRAY, 0, 1, 8, HOLE);
+    desc(&jd, 0);
+    rt_job_run(&jd, &s, &MEM, &res);
+    assert_int_equal(res.status, RT_JOB_MEM_FAULT);
+    assert_int_equal(res.fault_addr, HOLE);
+    assert_int_equal(res.events, 1);
+    assert_int_equal(r(QRAY, 4), 0);
+    assert_int_equal(res.rays, 0);
+
+    setup(8);
+    scene_two_levels();
+    trirange(TR_A, 0, 1, HOLE); /* A's triangles unreachable */
+    /* Ray 0: N1 (tnear 3) is visited before leaf A (tnear 5); after B's hit at t 3,
+     * A's box no longer overlaps [0, 3] and its TriRange is never read. */
+    ray32(0, 1, 2, 0, 1, 0, 100);
+    ray32(1, 1, 2, 4, 1, 0, 100); /* reaches A's TriRange -> fault */
+    w(QRAY + 4, 4, 2);
+    rt_job_run(&jd, &s, &MEM, &res);
+    assert_int_equal(res.status, RT_JOB_MEM_FAULT);
+    assert_int_equal(res.fault_addr, HOLE);
+    assert_int_equal(res.rays, 1);
+    assert_int_equal(r(QRAY, 4), 1);
+    assert_int_equal(r(QHIT + 4, 4), 1);
+    check_hit(0, 0, 1, f32(3.0f), f32(0.5f), f32(0.25f));
+
+    setup(8);
+    scene_two_levels();
+    ray32(0, 1, 2, 0, 1, 0, 100);
+    w(QRAY + 4, 4, 1);
+    desc(&jd, 0);
+    jd.bvh_base = BVH + 16;
+    rt_job_run(&jd, &s, &MEM, &res);
+    assert_int_equal(res.status, RT_JOB_MISALIGNED);
+    assert_int_equal(res.fault_addr, BVH + 16);
+
+    setup(8);
+    queue(QMISS, 0, 0, 0, MISSES);
+    desc(&jd, 0);
+    rt_job_run(&jd, &s, &MEM, &res);
+    assert_int_equal(res.status, RT_JOB_BAD_QUEUE);
+
+    setup(8);
+    F.loads = 0;
+    desc(&jd, 1u << 1); /* bit 1 is not defined */
+    rt_job_run(&jd, &s, &MEM, &res);
+    assert_int_equal(res.status, RT_JOB_BAD_OPTS);
+    assert_int_equal(F.loads, 0);
+}
+
+/* REQ: RT-038. NODE8: the root is two tiles; the only child is child 4 (slot 0 of
+ * the second tile), a leaf with B. Without NODE8 only the first (empty) tile is read:
+ * a miss. */
+static void test_node8(void **st)
+{
+    (void)st;
+    for (unsigned n8 = 0; n8 < 2; n8++) {
+        setup(8);
+        node4(BVH8, NULL, 0);
+        child c[1] = {{{0, 0, 3}, {4, 4, 3}, 9, 2}}; /* TR_B = BVH8 + ... see below */
+        node4(BVH8 + 64, c, 1);
+        /* index 9 counts from BVH8: TriRange at BVH8 + 0x90 */
+        trirange(BVH8 + 0x90, 1, 1, TRIS);
+        ray32(0, 1, 2, 0, 1, 0, 100);
+        w(QRAY + 4, 4, 1);
+        rt_job_desc jd;
+        desc(&jd, n8 ? RT_OPT_NODE8 : 0);
+        jd.bvh_base = BVH8;
+        cap_snap s;
+        snap(&s, CAP_T_FP32);
+        rt_job_result res;
+        rt_job_run(&jd, &s, &MEM, &res);
+        assert_int_equal(res.status, RT_JOB_OK);
+        assert_int_equal(res.hits, n8);
+        if (n8) check_hit(0, 0, 1, f32(3.0f), f32(0.5f), f32(0.25f));
+    }
+}
+
+/* Errata Q-74. The tolerance code widens the accepted range (Q-74): tmax 2.75 misses
+ * B at t 3 without tolerance; code 1 (2^-1 = 0.5) accepts it (boxes use the same range). */
+static void test_eps(void **st)
+{
+    (void)st;
+    for (unsigned e = 0; e < 2; e++) {
+        setup(8);
+        scene_two_levels();
+        ray32(0, 1, 2, 0, 1, 0, 2.75f);
+        w(QRAY + 4, 4, 1);
+        rt_job_desc jd;
+        desc(&jd, 0);
+        jd.eps_code = e;
+        cap_snap s;
+        snap(&s, CAP_T_FP32);
+        rt_job_result res;
+        rt_job_run(&jd, &s, &MEM, &res);
+        assert_int_equal(res.status, RT_JOB_OK);
+        assert_int_equal(res.hits, e);
+    }
+}
+
+/* REQ: RT-117. The 72 descriptor bytes decode at the offsets of Q-81. */
+static void test_decode(void **st)
+{
+    (void)st;
+    uint8_t d[72];
+    for (unsigned i = 0; i < 72; i++)
+        d[i] = (uint8_t)(i + 1);
+    rt_job_desc jd;
+    rt_job_decode(d, &jd);
+    assert_int_equal(jd.bvh_base, 0x0807060504030201ull);
+    assert_int_equal(jd.rayq, 0x100F0E0D0C0B0A09ull);
+    assert_int_equal(jd.hitq, 0x1817161514131211ull);
+    assert_int_equal(jd.missq, 0x201F1E1D1C1B1A19ull);
+    assert_int_equal(jd.tri_buf, 0x2827262524232221ull);
+    assert_int_equal(jd.opts, 0x2C2B2A29u);
+    assert_int_equal(jd.memctl[0], 49);
+    assert_int_equal(jd.memctl[23], 72);
+    assert_false(jd.pack_hint); /* 0x29: bit 2 clear */
+}
+
+/* Errata Q-69. A non-float effective PET (INT8, code 3) reads and writes FP32 records and
+ * reports UNSUP_FMT: the FP32 scene gives B at t 3.0 = 0x40400000. */
+static void test_unsup_fmt(void **st)
+{
+    (void)st;
+    setup(8);
+    scene_two_levels();
+    ray32(0, 1, 2, 0, 1, 0, 100);
+    w(QRAY + 4, 4, 1);
+    rt_job_desc jd;
+    desc(&jd, 0);
+    cap_snap s;
+    snap(&s, CAP_T_INT8);
+    rt_job_result res;
+    rt_job_run(&jd, &s, &MEM, &res);
+    assert_int_equal(res.status, RT_JOB_OK);
+    assert_true(res.unsup_fmt);
+    check_hit(0, 0, 1, f32(3.0f), f32(0.5f), f32(0.25f));
+    snap(&s, CAP_T_FP32);
+    setup(8);
+    rt_job_run(&jd, &s, &MEM, &res);
+    assert_false(res.unsup_fmt);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_closest_hit), cmocka_unit_test(test_any_hit_and_cull),
+        cmocka_unit_test(test_tri_buf),     cmocka_unit_test(test_wraparound),
+        cmocka_unit_test(test_full_queues), cmocka_unit_test(test_fp16),
+        cmocka_unit_test(test_strict_dom),  cmocka_unit_test(test_faults),
+        cmocka_unit_test(test_node8),       cmocka_unit_test(test_eps),
+        cmocka_unit_test(test_decode),      cmocka_unit_test(test_unsup_fmt),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

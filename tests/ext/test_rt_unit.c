@@ -1,0 +1,722 @@
+/* test_rt_unit.c — the RT unit (src/ext/rt/rt_unit.c) on a real hart: the RT CSRs
+ * 0x810-0x81C and `rt.bbox` / `rt.tri`, driven by instruction words encoded here by hand
+ * (I-type: imm 31:20, rs1 19:15, funct3 14:12, rd 11:7, opcode 6:0; rt.bbox = CUSTOM-0
+ * 0x0B funct3 110, rt.tri funct3 111, errata Q-78). Records are written byte by byte:
+ * binary16 values are encoded by hand (listed below), binary32 values are exact float
+ * constants. Every expected result is worked out in the comment next to it from the
+ * geometry (slab distances, barycentrics of axis-aligned right triangles) and the
+ * layouts of errata Q-67, Q-68, Q-72 (FMT_BVHNODE4, FMT_TRIRANGE, FMT_RT_BBOX_RES,
+ * FMT_RT_TRI_RES), never by calling the kernels. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "hart.h"
+#include "mem.h"
+#include "xphmg_ext.h"
+
+#define RAM      0x80000000u
+#define RAM_SIZE 0x100000u
+#define UNMAPPED 0x1000u
+
+/* Data placement (inside RAM). */
+#define NODE  (RAM + 0x2000u) /* Node4 / first tile of a Node8: 128-byte aligned */
+#define NODE2 (RAM + 0x2040u) /* second tile of the Node8 at NODE */
+#define RAY   (RAM + 0x3000u)
+#define TRR   (RAM + 0x3100u) /* TriRange */
+#define TRIS  (RAM + 0x3200u) /* triangle buffer */
+
+/* CSRs (errata) and CAP CSRs used here. */
+enum {
+    RTCFG = 0x810,
+    RTSTAT,
+    RTCAP,
+    RTBASE,
+    RTQ_RAY,
+    RTQ_HIT,
+    RTQ_MISS,
+    RTCONF2,
+    RTCLSDEF,
+    RTSPROF,
+    RTNODE,
+    RTTRI,
+    RTUV
+};
+#define PREC_MODE 0x7D0u
+#define PREC_STAT 0x7D2u
+#define EXC_EN    0x7D3u
+#define EXC_ST    0x7D4u
+#define DESCPOL   0x7EDu
+#define EVENTS    0x7EEu
+#define PMASK1    0x801u
+#define PMASK2    0x802u
+/* CAP.PREC.MODE images (errata Q-14): APPLY0 31, PET 23:21, EW 20:19, ZMODE 3, SAE 2. */
+#define MODE_FP16      0x80080000u /* reset: PET FP16 (0), EW16 */
+#define MODE_FP32      0x80300000u /* PET FP32 (1), EW32 (2) */
+#define MODE_INT8      0x80600000u /* PET INT8 (3), EW8 */
+#define MODE_ZMODE     0x8u
+#define MODE_SAE       0x4u
+#define STAT_DOWNCAST  (1u << 14)
+#define STAT_UNSUP_FMT (1u << 15)
+
+/* binary16 encodings (sign 15, exponent 14:10 bias 15, fraction 9:0). */
+#define H_0     0x0000u /* 0 */
+#define H_HALF  0x3800u /* 0.5   = 2^-1: exp 14 */
+#define H_1     0x3C00u /* 1     = 2^0:  exp 15 */
+#define H_2     0x4000u /* 2     = 2^1:  exp 16 */
+#define H_3     0x4200u /* 3     = 1.5 * 2^1 */
+#define H_4     0x4400u /* 4     = 2^2 */
+#define H_5     0x4500u /* 5     = 1.25 * 2^2 */
+#define H_M1    0xBC00u /* -1 */
+#define H_M2    0xC000u /* -2 */
+#define H_100   0x5640u /* 100   = 1.5625 * 2^6: exp 21, fraction 0.5625*1024 = 576 */
+#define H_INF   0x7C00u
+#define H_TINY  0x0001u /* 2^-24, the smallest subnormal */
+#define H_6     0x4600u /* 6 = 1.5 * 2^2 */
+#define H_QUART 0x3400u /* 0.25 = 2^-2 */
+#define H_EIGHT 0x3000u /* 0.125 = 2^-3 */
+
+/* I-type words. */
+static uint32_t itype(uint32_t imm, unsigned rs1, unsigned f3, unsigned rd, unsigned op)
+{
+    return (imm & 0xfff) << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op;
+}
+#define RT_BBOX(rd, rs1, f) itype(f, rs1, 6, rd, 0x0B)
+#define RT_TRI(rd, rs1, f)  itype(f, rs1, 7, rd, 0x0B)
+enum { A0 = 10, A1 };
+
+/* rt.bbox FLAGS: T_CLAMP 0, PRED_ONLY 1, PACK_HINT 2, W_GUARD 3, PB_IN 6:4, PB_OUT 9:7,
+ * NODE8 10. rt.tri: CULL_BACK 0, PRED_ONLY 1, PACK_HINT 2, EPS_CTL 3, banks as bbox. */
+#define F_CLAMP  0x1u
+#define F_PRED   0x2u
+#define F_PACK   0x4u
+#define F_EPS    0x8u
+#define F_CULL   0x1u
+#define PBIN(b)  ((unsigned)(b) << 4)
+#define PBOUT(b) ((unsigned)(b) << 7)
+#define F_NODE8  0x400u
+
+typedef struct {
+    sim_mem *m;
+    hart *h;
+    xphmg_ext *e;
+    cap_profile *p;
+    unsigned next; /* next free instruction slot (the hart caches decoded words) */
+} rig;
+
+static void up(rig *r, const char *profile_yaml)
+{
+    char err[256];
+    memset(r, 0, sizeof *r);
+    r->m = mem_new(RAM, RAM_SIZE);
+    assert_non_null(r->m);
+    r->h = hart_new(r->m, RAM);
+    assert_non_null(r->h);
+    if (profile_yaml) {
+        r->p = cap_profile_parse(profile_yaml, strlen(profile_yaml), "t", err, sizeof err);
+        assert_non_null(r->p);
+    }
+    r->e = xphmg_ext_attach(r->h, r->p, err, sizeof err);
+    assert_non_null(r->e);
+    r->h->mtvec = RAM + 0x1000;
+}
+
+static void down(rig *r)
+{
+    hart_free(r->h);
+    xphmg_ext_free(r->e);
+    cap_profile_free(r->p);
+    mem_free(r->m);
+}
+
+/* Runs one instruction at a fresh address; returns the number of traps it took (0/1). */
+static uint64_t exec1(rig *r, uint32_t w)
+{
+    uint64_t pc = RAM + 4u * r->next++;
+    assert_true(pc < RAM + 0x1000);
+    uint8_t *p = mem_ptr(r->m, pc, 4);
+    memcpy(p, &w, 4);
+    r->h->pc = pc;
+    uint64_t before = r->h->traps;
+    hart_run(r->h, 1);
+    return r->h->traps - before;
+}
+
+static void put16(rig *r, uint64_t a, uint16_t v)
+{
+    uint8_t *p = mem_ptr(r->m, a, 2);
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+static void put32(rig *r, uint64_t a, uint32_t v)
+{
+    uint8_t *p = mem_ptr(r->m, a, 4);
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+static void put64(rig *r, uint64_t a, uint64_t v)
+{
+    put32(r, a, (uint32_t)v);
+    put32(r, a + 4, (uint32_t)(v >> 32));
+}
+static void putf(rig *r, uint64_t a, float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    put32(r, a, u);
+}
+
+static uint64_t csr(rig *r, uint32_t a)
+{
+    uint64_t v = 0;
+    assert_true(hart_csr_read(r->h, a, &v));
+    return v;
+}
+static void wcsr(rig *r, uint32_t a, uint64_t v)
+{
+    assert_true(hart_csr_write(r->h, a, v));
+}
+
+/* A FP32 ray record at a: org, dir, tmin, tmax. */
+static void ray32(rig *r, uint64_t a, float ox, float oy, float oz, float dx, float dy, float dz,
+                  float tmin, float tmax)
+{
+    const float f[8] = {ox, oy, oz, dx, dy, dz, tmin, tmax};
+    for (int i = 0; i < 8; i++)
+        putf(r, a + 4u * i, f[i]);
+}
+static void ray16(rig *r, uint64_t a, const uint16_t h[8])
+{
+    for (int i = 0; i < 8; i++)
+        put16(r, a + 2u * i, h[i]);
+}
+
+/* One child of a Node4 tile at t (Q-67): box at byte 12i (binary16 min.xyz, max.xyz),
+ * 24-bit index at bit 24i of bytes 48-59; the flags word (bytes 60-63) is written by
+ * the caller. */
+static void child(rig *r, uint64_t t, unsigned i, const uint16_t box[6], uint32_t idx)
+{
+    for (int k = 0; k < 6; k++)
+        put16(r, t + 12u * i + 2u * k, box[k]);
+    uint8_t *p = mem_ptr(r->m, t + 48 + 3u * i, 3);
+    p[0] = (uint8_t)idx;
+    p[1] = (uint8_t)(idx >> 8);
+    p[2] = (uint8_t)(idx >> 16);
+}
+
+/* The node used by the rt.bbox tests, hit by the ray org (0, 0.5, 0.5) dir (1, 0, 0):
+ *   child 0: x [3, 4],  y, z [0, 1]  node  -> slab x: tnear 3,   tfar 4
+ *   child 1: x [1, 2],  y, z [0, 1]  node  -> tnear 1,   tfar 2
+ *   child 2: x [-2,-1], y, z [0, 1]  node  -> tfar -1 < tmin = 0: miss
+ *   child 3: x [0.5,5], y, z [0, 1]  leaf  -> tnear 0.5, tfar 5
+ * (y and z: dir 0, origin strictly inside the slab: (-inf, +inf).)
+ * flags: c0 01, c1 01, c2 01, c3 10 -> 0b10010101 = 0x95.
+ * All hit (tmin 0, tmax 100): HITMASK 0b1011 = 0xB; by tnear: child 3 (0.5), 1 (1),
+ * 0 (3) -> ORDER = 3 | 1 << 3 | 0 << 6 = 0xB at bit 8 -> 0xB00. */
+static void node_a(rig *r, uint64_t t)
+{
+    const uint16_t c0[6] = {H_3, H_0, H_0, H_4, H_1, H_1};
+    const uint16_t c1[6] = {H_1, H_0, H_0, H_2, H_1, H_1};
+    const uint16_t c2[6] = {H_M2, H_0, H_0, H_M1, H_1, H_1};
+    const uint16_t c3[6] = {H_HALF, H_0, H_0, H_5, H_1, H_1};
+    child(r, t, 0, c0, 4);
+    child(r, t, 1, c1, 8);
+    child(r, t, 2, c2, 12);
+    child(r, t, 3, c3, 16);
+    put32(r, t + 60, 0x95);
+}
+
+/* Reset values, writable bits and read-only CSRs. REQ: RT-007 RT-008 RT-009
+ * REQ: RT-010 RT-016 RT-019 RT-021 */
+static void test_csrs(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    /* reset: all 0 except RTCAP = 0x3F (default profile) and RTCLSDEF = DESCPOL = 0x4 */
+    for (uint32_t a = RTCFG; a <= RTUV; a++) {
+        uint64_t want = a == RTCAP ? 0x3F : a == RTCLSDEF ? 0x4 : 0;
+        assert_int_equal(csr(&r, a), want);
+    }
+    for (uint32_t a = RTCFG; a <= RTUV; a++)
+        wcsr(&r, a, ~UINT64_C(0));
+    assert_int_equal(csr(&r, RTCFG), 0xFF07);        /* EN, LMEM_ONLY, PACK_HINT_DFLT, EPS 15:8 */
+    assert_int_equal(csr(&r, RTSTAT), 0);            /* RO */
+    assert_int_equal(csr(&r, RTCAP), 0x3F);          /* RO */
+    assert_int_equal(csr(&r, RTBASE), ~UINT64_C(0)); /* 64-bit address */
+    assert_int_equal(csr(&r, RTQ_RAY), ~UINT64_C(0));
+    assert_int_equal(csr(&r, RTQ_HIT), ~UINT64_C(0));
+    assert_int_equal(csr(&r, RTQ_MISS), ~UINT64_C(0));
+    assert_int_equal(csr(&r, RTCONF2), 0x3FF);          /* EPS_SCALE 7:0, IMPL_HINT 9:8 */
+    assert_int_equal(csr(&r, RTCLSDEF), 0x4);           /* RO mirror */
+    assert_int_equal(csr(&r, RTSPROF), 0);              /* reads 0 */
+    assert_int_equal(csr(&r, RTNODE), ~UINT64_C(0x3F)); /* 64-byte aligned */
+    assert_int_equal(csr(&r, RTTRI), ~UINT64_C(0xF));   /* 16-byte aligned */
+    assert_int_equal(csr(&r, RTUV), 0);                 /* RO */
+    /* RTCLSDEF follows CAP.XMEM.DESCPOL[5:0]: DEF_CLASS 3, HYB_ENABLE 0, QOS 5 = 0x2B */
+    wcsr(&r, DESCPOL, 0x2B);
+    assert_int_equal(csr(&r, RTCLSDEF), 0x2B);
+    assert_int_equal(csr(&r, RTCLSDEF), 0x2B); /* reads have no side effect */
+    /* past RTUV nothing is assigned; the RT CSRs are user-accessible (user RW range) */
+    uint64_t v;
+    assert_false(hart_csr_read(r.h, 0x81D, &v));
+    r.h->priv = PRV_U;
+    assert_int_equal(csr(&r, RTCAP), 0x3F);
+    wcsr(&r, RTBASE, 0x1234);
+    assert_int_equal(csr(&r, RTBASE), 0x1234);
+    r.h->priv = PRV_M;
+    hart_reset(r.h, RAM);
+    assert_int_equal(csr(&r, RTCFG), 0);
+    assert_int_equal(csr(&r, RTNODE), 0);
+    assert_int_equal(csr(&r, RTBASE), 0);
+    down(&r);
+}
+
+/* rt.bbox with FP32 records: hit mask, near-to-far order, TNEAR; T_CLAMP; tmax; a miss
+ * gives rd = 0; the counter BBOX_ISSUED. REQ: RT-049 RT-050 RT-055 RT-056 RT-033 RT-035
+ * REQ: RT-015 RT-079 */
+static void test_bbox_fp32(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    wcsr(&r, PREC_MODE, MODE_FP32);
+    node_a(&r, NODE);
+    wcsr(&r, RTNODE, NODE);
+    ray32(&r, RAY, 0, 0.5f, 0.5f, 1, 0, 0, 0, 100);
+    r.h->x[A0] = RAY;
+    /* TNEAR = 0.5f = 0x3F000000 */
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 0);
+    assert_int_equal(r.h->x[A1], 0x3F00000000000B0BULL);
+    assert_int_equal(csr(&r, PREC_STAT) & STAT_DOWNCAST, 0); /* FP32 -> FP32: no downcast */
+    /* T_CLAMP with tmin 0.75: child 3 still hit (max(0.5, 0.75) <= min(5, 100)), its
+     * reported tnear clamps to 0.75f = 0x3F400000 */
+    ray32(&r, RAY, 0, 0.5f, 0.5f, 1, 0, 0, 0.75f, 100);
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, F_CLAMP)), 0);
+    assert_int_equal(r.h->x[A1], 0x3F40000000000B0BULL);
+    /* without T_CLAMP the raw tnear 0.5 is reported */
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 0);
+    assert_int_equal(r.h->x[A1], 0x3F00000000000B0BULL);
+    /* tmax 2.5: child 0 (tnear 3) is out; HITMASK 0b1010, ORDER 3, 1 */
+    ray32(&r, RAY, 0, 0.5f, 0.5f, 1, 0, 0, 0, 2.5f);
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 0);
+    assert_int_equal(r.h->x[A1], 0x3F00000000000B0AULL);
+    /* the ray passes above every box (y = 1.5): rd = 0 */
+    ray32(&r, RAY, 0, 1.5f, 0.5f, 1, 0, 0, 0, 100);
+    r.h->x[A1] = 0x55;
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 0);
+    assert_int_equal(r.h->x[A1], 0);
+    /* reversed ray from x = 10 going -x: child 3 tnear 5 (x = 5), child 0 tnear 6 (x = 4),
+     * child 1 tnear 8 (x = 2), child 2 tnear 11 (x = -1): all four hit, HITMASK 0xF,
+     * ORDER 3, 0, 1, 2 = 3 | 0 << 3 | 1 << 6 | 2 << 9 = 0x443 -> bits 8+: 0x44300;
+     * TNEAR 5.0f = 0x40A00000 */
+    ray32(&r, RAY, 10, 0.5f, 0.5f, -1, 0, 0, 0, 100);
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 0);
+    assert_int_equal(r.h->x[A1], 0x40A000000004430FULL);
+    /* Node8 (NODE8 = bit 10): children 4-7 from the second tile. Tile 2 = node_a again:
+     * children 4..7 = 0..3 of it. Ray from x = 0: hits 0, 1, 3, 4, 5, 7; by tnear 0.5:
+     * child 3 then 7 (tie: lower first), 1: 1, 5; 3: 0, 4 -> ORDER 3 7 1 5 0 4 =
+     * 3 | 7<<3 | 1<<6 | 5<<9 | 0<<12 | 4<<15 = 3 + 56 + 64 + 2560 + 0 + 131072 = 0x20A7B */
+    node_a(&r, NODE2);
+    ray32(&r, RAY, 0, 0.5f, 0.5f, 1, 0, 0, 0, 100);
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, F_NODE8)), 0);
+    assert_int_equal(r.h->x[A1], 0x3F00000000000000ULL | 0x20A7BULL << 8 | 0xBB);
+    /* 7 rt.bbox retired: BBOX_ISSUED (35:8) = 7, TRI_ISSUED 0, no error */
+    assert_int_equal(csr(&r, RTSTAT), 7u << 8);
+    down(&r);
+}
+
+/* FP16 records (reset PET FP16): TNEAR in binary16, DOWNCAST_TAKEN; PACK_HINT puts tfar
+ * in TNEAR[31:16]; no hit, no conversion, no DOWNCAST. The spec example RT 11.1 as
+ * rewritten by Q-73 (flags 0x84: PACK_HINT, PB_OUT = bank 1).
+ * REQ: RT-040 RT-042 RT-052 RT-105 RT-029 RT-093 */
+static void test_bbox_fp16(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    node_a(&r, NODE);
+    wcsr(&r, RTNODE, NODE);
+    const uint16_t ray[8] = {H_0, H_HALF, H_HALF, H_1, H_0, H_0, H_0, H_100};
+    ray16(&r, RAY + 2, ray); /* 2-byte alignment is enough for FP16 */
+    r.h->x[A0] = RAY + 2;
+    wcsr(&r, PREC_MODE, MODE_FP16); /* APPLY clears the STAT stickies */
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 0);
+    assert_int_equal(r.h->x[A1], 0x0000380000000B0BULL); /* tnear 0.5 = 0x3800 */
+    assert_true(csr(&r, PREC_STAT) & STAT_DOWNCAST);
+    assert_int_equal(csr(&r, EXC_ST), 0); /* exact: no NX */
+    /* RT 11.1 (Q-73): tnear 0x3800 in [15:0], tfar of child 3 = 5 = 0x4500 in [31:16];
+     * the predicate (a hit) goes to bank 1 lane 0 */
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0x84)), 0);
+    assert_int_equal(r.h->x[A1], 0x4500380000000B0BULL);
+    assert_int_equal(csr(&r, PMASK1), 1);
+    /* tmax 4: child 0 ([3, 4]) still hit (3 <= min(4, 4)); T_CLAMP with PACK_HINT clamps
+     * both reported values: tnear 0.5 stays, tfar 5 becomes 4 (0x4400) */
+    const uint16_t ray4[8] = {H_0, H_HALF, H_HALF, H_1, H_0, H_0, H_0, H_4};
+    ray16(&r, RAY + 2, ray4);
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, F_PACK | F_CLAMP)), 0);
+    assert_int_equal(r.h->x[A1], 0x4400380000000B0BULL);
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, F_PACK)), 0);
+    assert_int_equal(r.h->x[A1], 0x4500380000000B0BULL);
+    /* a miss: rd = 0, no conversion, so no DOWNCAST_TAKEN after the APPLY cleared it;
+     * bank 1 lane 0 cleared */
+    const uint16_t up_ray[8] = {H_0, H_2, H_HALF, H_1, H_0, H_0, H_0, H_100};
+    ray16(&r, RAY + 2, up_ray);
+    wcsr(&r, PREC_MODE, MODE_FP16);
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0x84)), 0);
+    assert_int_equal(r.h->x[A1], 0);
+    assert_int_equal(csr(&r, PREC_STAT) & STAT_DOWNCAST, 0);
+    assert_int_equal(csr(&r, PMASK1), 0);
+    /* BF16 effective (PET 2, EW16: MODE 0x80480000): 16-bit records in bfloat16 (the
+     * top half of binary32: 0.5 0x3F00, 1 0x3F80, 100 0x42C8); TNEAR 0.5 = 0x3F00 and
+     * with PACK_HINT tfar 5 (0x40A0) in [31:16] */
+    const uint16_t bray[8] = {0, 0x3F00, 0x3F00, 0x3F80, 0, 0, 0, 0x42C8};
+    ray16(&r, RAY + 2, bray);
+    wcsr(&r, PREC_MODE, 0x80480000u);
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 0);
+    assert_int_equal(r.h->x[A1], 0x00003F0000000B0BULL);
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, F_PACK)), 0);
+    assert_int_equal(r.h->x[A1], 0x40A03F0000000B0BULL);
+    assert_true(csr(&r, PREC_STAT) & STAT_DOWNCAST);
+    /* FP32 effective: PACK_HINT has no effect */
+    wcsr(&r, PREC_MODE, MODE_FP32);
+    ray32(&r, RAY, 0, 0.5f, 0.5f, 1, 0, 0, 0, 100);
+    r.h->x[A0] = RAY;
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, F_PACK)), 0);
+    assert_int_equal(r.h->x[A1], 0x3F00000000000B0BULL);
+    down(&r);
+}
+
+/* An overflowing FP16 result: the ray direction 2^-24 gives tnear = 0.5 * 2^24 = 2^23 for
+ * child 3 (and more for the others), beyond binary16's 65504 -> +inf with OF|NX. With
+ * EXC.EN.OF: trap cause 24, mtval = OF = 0x4, rd kept, stickies OF|NX and DOWNCAST set;
+ * with SAE the trap is suppressed and rd = {TNEAR inf = 0x7C00, HITMASK 0xB, ORDER 3 1 0}.
+ * REQ: RT-094 RT-095 RT-093 RT-092 */
+static void test_bbox_trap(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    node_a(&r, NODE);
+    wcsr(&r, RTNODE, NODE);
+    const uint16_t ray[8] = {H_0, H_HALF, H_HALF, H_TINY, H_0, H_0, H_0, H_INF};
+    ray16(&r, RAY, ray);
+    r.h->x[A0] = RAY;
+    r.h->x[A1] = 0x55;
+    wcsr(&r, EXC_EN, 0x4);
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, PBOUT(1))), 1);
+    assert_int_equal(r.h->mcause, 24);
+    assert_int_equal(r.h->mtval, 0x4);
+    assert_int_equal(r.h->x[A1], 0x55);
+    assert_int_equal(csr(&r, EXC_ST), 0x5);
+    assert_true(csr(&r, PREC_STAT) & STAT_DOWNCAST);
+    assert_int_equal(csr(&r, PMASK1), 0);      /* predicate not written */
+    assert_int_equal(csr(&r, RTSTAT) >> 8, 0); /* not counted: it did not retire */
+    wcsr(&r, PREC_MODE, MODE_FP16 | MODE_SAE);
+    wcsr(&r, EXC_ST, 0x7F);
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, PBOUT(1))), 0);
+    assert_int_equal(r.h->x[A1], 0x00007C0000000B0BULL);
+    assert_int_equal(csr(&r, EXC_ST), 0x5);
+    assert_int_equal(csr(&r, PMASK1), 1);
+    down(&r);
+}
+
+/* Triangles used by the rt.tri tests. With the ray org (0.25, 0.125, 0) dir (0, 0, 1):
+ *   tri 0: z = 1, (0,0)(1,0)(0,1) front-facing variant; outside the TriRange (first 1)
+ *   tri 1: v0 (0,0,2) v1 (1,0,2) v2 (0,1,2): normal (v1-v0)x(v2-v0) = (0,0,1), same
+ *          direction as the ray -> clockwise seen from the origin (back face); hit at
+ *          t = 2, point (0.25, 0.125) = (1-u-v) v0 + u v1 + v v2 -> u = 0.25, v = 0.125
+ *   tri 2: v0 (0,0,3) v1 (0,1,3) v2 (1,0,3): normal (0,0,-1) -> front face; t = 3,
+ *          u = y = 0.125, v = x = 0.25
+ *   tri 3: a copy of tri 2 (same t: the tie goes to the lower index 2) */
+static void tri32(rig *r, unsigned i, const float v[9])
+{
+    for (int k = 0; k < 9; k++)
+        putf(r, TRIS + 36u * i + 4u * k, v[k]);
+}
+static void tris(rig *r)
+{
+    const float t0[9] = {0, 0, 1, 0, 1, 1, 1, 0, 1};
+    const float t1[9] = {0, 0, 2, 1, 0, 2, 0, 1, 2};
+    const float t2[9] = {0, 0, 3, 0, 1, 3, 1, 0, 3};
+    tri32(r, 0, t0);
+    tri32(r, 1, t1);
+    tri32(r, 2, t2);
+    tri32(r, 3, t2);
+    put32(r, TRR, 1);     /* first */
+    put32(r, TRR + 4, 3); /* count */
+    put64(r, TRR + 8, TRIS);
+}
+
+/* rt.tri: closest hit in the range, culling, ties, RTUV, epsilon (EPS_CTL and the
+ * default), PRED_ONLY, count 0. REQ: RT-058 RT-059 RT-060 RT-062 RT-014 RT-064 RT-065
+ * REQ: RT-036 RT-106 */
+static void test_tri(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    wcsr(&r, PREC_MODE, MODE_FP32);
+    tris(&r);
+    wcsr(&r, RTTRI, TRR);
+    ray32(&r, RAY, 0.25f, 0.125f, 0, 0, 0, 1, 0, 100);
+    r.h->x[A0] = RAY;
+    /* closest = tri 1 (t 2): rd = HIT | PRIM 1 << 32 | 2.0f (0x40000000);
+     * RTUV = u 0.25f (0x3E800000) | v 0.125f (0x3E000000) << 32 */
+    assert_int_equal(exec1(&r, RT_TRI(A1, A0, 0)), 0);
+    assert_int_equal(r.h->x[A1], 0x8000000140000000ULL);
+    assert_int_equal(csr(&r, RTUV), 0x3E0000003E800000ULL);
+    /* CULL_BACK drops tri 1; tri 2 and 3 tie at t 3 -> PRIM 2; 3.0f = 0x40400000;
+     * u 0.125, v 0.25 */
+    assert_int_equal(exec1(&r, RT_TRI(A1, A0, F_CULL)), 0);
+    assert_int_equal(r.h->x[A1], 0x8000000240400000ULL);
+    assert_int_equal(csr(&r, RTUV), 0x3E8000003E000000ULL);
+    /* tmax 1.75: nothing in range -> rd 0, RTUV keeps the last hit */
+    ray32(&r, RAY, 0.25f, 0.125f, 0, 0, 0, 1, 0, 1.75f);
+    assert_int_equal(exec1(&r, RT_TRI(A1, A0, 0)), 0);
+    assert_int_equal(r.h->x[A1], 0);
+    assert_int_equal(csr(&r, RTUV), 0x3E8000003E000000ULL);
+    /* EPS_CTL with RTCONF2.EPS_SCALE 1: tolerance 2^-1, t range up to 2.25 -> tri 1 */
+    wcsr(&r, RTCONF2, 1);
+    assert_int_equal(exec1(&r, RT_TRI(A1, A0, F_EPS)), 0);
+    assert_int_equal(r.h->x[A1], 0x8000000140000000ULL);
+    /* without EPS_CTL the default RTCFG.EPS_DFLT (0 = none) applies: miss */
+    assert_int_equal(exec1(&r, RT_TRI(A1, A0, 0)), 0);
+    assert_int_equal(r.h->x[A1], 0);
+    /* EPS_DFLT = 2 (15:8): tolerance 0.25, up to 2.0 -> tri 1 again (inclusive) */
+    wcsr(&r, RTCFG, 0x200);
+    assert_int_equal(exec1(&r, RT_TRI(A1, A0, 0)), 0);
+    assert_int_equal(r.h->x[A1], 0x8000000140000000ULL);
+    wcsr(&r, RTCFG, 0);
+    /* PRED_ONLY: rd kept, RTUV and the predicate (bank 2 lane 0, other lanes kept) set */
+    ray32(&r, RAY, 0.25f, 0.125f, 0, 0, 0, 1, 0, 100);
+    wcsr(&r, PMASK2, 0xF0);
+    r.h->x[A1] = 0x77;
+    assert_int_equal(exec1(&r, RT_TRI(A1, A0, F_PRED | F_CULL | PBOUT(2))), 0);
+    assert_int_equal(r.h->x[A1], 0x77);
+    assert_int_equal(csr(&r, PMASK2), 0xF1);
+    assert_int_equal(csr(&r, RTUV), 0x3E8000003E000000ULL);
+    /* count 0: a miss, the predicate lane cleared */
+    put32(&r, TRR + 4, 0);
+    assert_int_equal(exec1(&r, RT_TRI(A1, A0, PBOUT(2))), 0);
+    assert_int_equal(r.h->x[A1], 0);
+    assert_int_equal(csr(&r, PMASK2), 0xF0);
+    /* 8 rt.tri retired: TRI_ISSUED (63:36) = 8 */
+    assert_int_equal(csr(&r, RTSTAT), UINT64_C(8) << 36);
+    down(&r);
+}
+
+/* FP16 triangles (stride 18) and a FP16 ray: the same geometry as tri 2 at index 1 of a
+ * 16-bit buffer. t = 3 (0x4200), u = 0.125 (0x3000), v = 0.25 (0x3400). REQ: RT-040 RT-106 */
+static void test_tri_fp16(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    const uint16_t t2[9] = {H_0, H_0, H_3, H_0, H_1, H_3, H_1, H_0, H_3};
+    const uint16_t far[9] = {H_0, H_0, H_6, H_0, H_1, H_6, H_1, H_0, H_6};
+    for (int k = 0; k < 9; k++) {
+        put16(&r, TRIS + 2u * k, far[k]);     /* index 0 at t 6 */
+        put16(&r, TRIS + 18 + 2u * k, t2[k]); /* index 1 at t 3 */
+    }
+    put32(&r, TRR, 0);
+    put32(&r, TRR + 4, 2);
+    put64(&r, TRR + 8, TRIS);
+    wcsr(&r, RTTRI, TRR);
+    const uint16_t ray[8] = {H_QUART, H_EIGHT, H_0, H_0, H_0, H_1, H_0, H_100};
+    ray16(&r, RAY, ray);
+    r.h->x[A0] = RAY;
+    assert_int_equal(exec1(&r, RT_TRI(A1, A0, 0)), 0);
+    assert_int_equal(r.h->x[A1], 0x8000000100004200ULL);
+    assert_int_equal(csr(&r, RTUV), 0x0000340000003000ULL);
+    assert_true(csr(&r, PREC_STAT) & STAT_DOWNCAST);
+    down(&r);
+}
+
+/* Predicates (Q-62, Q-63, Q-73): PB_IN false = no memory access (the ray address is
+ * unmapped and nothing traps), no flags, rd kept (ZMODE 0) or zeroed (ZMODE 1), PB_OUT
+ * bank unchanged; PRED_ONLY with ZMODE 1 keeps rd. PB_IN true runs normally.
+ * REQ: RT-080 RT-082 RT-083 RT-084 RT-085 RT-086 RT-090 RT-051 RT-088 */
+static void test_predicates(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    node_a(&r, NODE);
+    wcsr(&r, RTNODE, NODE);
+    wcsr(&r, PMASK1, 0xFE); /* lane 0 false */
+    wcsr(&r, PMASK2, 0xAA);
+    r.h->x[A0] = UNMAPPED;
+    r.h->x[A1] = 0x55;
+    wcsr(&r, PREC_MODE, MODE_FP16);
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, PBIN(1) | PBOUT(2))), 0);
+    assert_int_equal(r.h->x[A1], 0x55);
+    assert_int_equal(exec1(&r, RT_TRI(A1, A0, PBIN(1) | PBOUT(2))), 0);
+    assert_int_equal(r.h->x[A1], 0x55);
+    assert_int_equal(csr(&r, PMASK2), 0xAA);
+    assert_int_equal(csr(&r, EVENTS), 0);
+    assert_int_equal(csr(&r, PREC_STAT) & (STAT_DOWNCAST | STAT_UNSUP_FMT), 0);
+    wcsr(&r, PREC_MODE, MODE_FP16 | MODE_ZMODE);
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, PBIN(1) | F_PRED)), 0);
+    assert_int_equal(r.h->x[A1], 0x55); /* PRED_ONLY: rd is no destination */
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, PBIN(1))), 0);
+    assert_int_equal(r.h->x[A1], 0);
+    r.h->x[A1] = 0x55;
+    assert_int_equal(exec1(&r, RT_TRI(A1, A0, PBIN(1))), 0);
+    assert_int_equal(r.h->x[A1], 0);
+    /* lane 0 true: the instruction runs (and faults on the unmapped ray) */
+    wcsr(&r, PMASK1, 0x1);
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, PBIN(1))), 1);
+    assert_int_equal(r.h->mcause, 5);
+    /* the predicate-false instructions retired and are counted: 3 bbox, 2 tri */
+    assert_int_equal(csr(&r, RTSTAT), (UINT64_C(2) << 36) | (3u << 8));
+    down(&r);
+}
+
+/* Memory faults (Q-61, Q-58): misaligned -> cause 4, inaccessible -> cause 5, mtval =
+ * the first faulting address in field order, nothing written, INV_MISS set.
+ * REQ: RT-041 */
+static void test_faults(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    wcsr(&r, PREC_MODE, MODE_FP32);
+    node_a(&r, NODE);
+    wcsr(&r, RTNODE, NODE);
+    tris(&r);
+    wcsr(&r, RTTRI, TRR);
+    r.h->x[A1] = 0x55;
+    /* FP32 ray at an address that is only 2-byte aligned */
+    r.h->x[A0] = RAY + 2;
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 1);
+    assert_int_equal(r.h->mcause, 4);
+    assert_int_equal(r.h->mtval, RAY + 2);
+    assert_int_equal(csr(&r, EVENTS), 1);
+    wcsr(&r, EVENTS, 1);
+    /* the ray's last four elements lie past the end of RAM: first faulting = RAM end */
+    r.h->x[A0] = RAM + RAM_SIZE - 16;
+    assert_int_equal(exec1(&r, RT_TRI(A1, A0, 0)), 1);
+    assert_int_equal(r.h->mcause, 5);
+    assert_int_equal(r.h->mtval, RAM + RAM_SIZE);
+    assert_int_equal(csr(&r, EVENTS), 1);
+    /* Node8 needs 128-byte alignment: RTNODE = NODE + 64 */
+    ray32(&r, RAY, 0, 0.5f, 0.5f, 1, 0, 0, 0, 100);
+    r.h->x[A0] = RAY;
+    wcsr(&r, RTNODE, NODE2);
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, F_NODE8)), 1);
+    assert_int_equal(r.h->mcause, 4);
+    assert_int_equal(r.h->mtval, NODE2);
+    /* an unmapped node tile */
+    wcsr(&r, RTNODE, UNMAPPED);
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 1);
+    assert_int_equal(r.h->mcause, 5);
+    assert_int_equal(r.h->mtval, UNMAPPED);
+    /* a triangle buffer base that is 2-byte aligned: triangle first = 1 at base + 36 */
+    put64(&r, TRR + 8, TRIS + 2);
+    assert_int_equal(exec1(&r, RT_TRI(A1, A0, 0)), 1);
+    assert_int_equal(r.h->mcause, 4);
+    assert_int_equal(r.h->mtval, TRIS + 2 + 36);
+    /* the third triangle of the range (index 3) starts at the end of RAM: its first
+     * element faults after indices 1 and 2 were read; nothing is written */
+    put64(&r, TRR + 8, RAM + RAM_SIZE - 3 * 36);
+    assert_int_equal(exec1(&r, RT_TRI(A1, A0, 0)), 1);
+    assert_int_equal(r.h->mcause, 5);
+    assert_int_equal(r.h->mtval, RAM + RAM_SIZE);
+    assert_int_equal(r.h->x[A1], 0x55);
+    assert_int_equal(csr(&r, RTUV), 0);
+    assert_int_equal(csr(&r, RTSTAT), 0); /* nothing retired, no RT error code */
+    down(&r);
+}
+
+/* Illegal encodings (LAST_EC 1) and unsupported features (LAST_EC 2): mcause 2, mtval =
+ * the instruction; LAST_EC stays until reset. REQ: RT-024 RT-026 RT-027 RT-028 RT-030
+ * REQ: RT-054 RT-063 */
+static void test_illegal(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    r.h->x[A1] = 0x55;
+    const uint32_t bad[] = {RT_BBOX(A1, A0, 0x800), RT_TRI(A1, A0, 0x400), RT_TRI(A1, A0, 0x800),
+                            RT_BBOX(A1, A0, PBIN(4)), RT_TRI(A1, A0, PBOUT(7))};
+    for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(exec1(&r, bad[i]), 1);
+        assert_int_equal(r.h->mcause, 2);
+        assert_int_equal(r.h->mtval, bad[i]);
+        assert_int_equal(csr(&r, RTSTAT), 0x6); /* LAST_EC 1 << 2 | ERR */
+    }
+    assert_int_equal(r.h->x[A1], 0x55);
+    /* a successful instruction does not clear LAST_EC */
+    wcsr(&r, PREC_MODE, MODE_FP32);
+    node_a(&r, NODE);
+    wcsr(&r, RTNODE, NODE);
+    ray32(&r, RAY, 0, 0.5f, 0.5f, 1, 0, 0, 0, 100);
+    r.h->x[A0] = RAY;
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 0);
+    assert_int_equal(csr(&r, RTSTAT), 0x106);
+    hart_reset(r.h, RAM);
+    assert_int_equal(csr(&r, RTSTAT), 0);
+    down(&r);
+
+    /* RTCAP = NODE4 | WATERTIGHT (0x5): NODE8, PACK_HINT, EPS_CTL are unsupported */
+    up(&r, "xphmg-profile: 1\nname: p\ncsrs:\n  rtcap: 0x5\n");
+    assert_int_equal(csr(&r, RTCAP), 0x5);
+    const uint32_t unsup[] = {RT_BBOX(A1, A0, F_NODE8), RT_BBOX(A1, A0, F_PACK),
+                              RT_TRI(A1, A0, F_PACK), RT_TRI(A1, A0, F_EPS)};
+    for (unsigned i = 0; i < sizeof unsup / sizeof unsup[0]; i++) {
+        assert_int_equal(exec1(&r, unsup[i]), 1);
+        assert_int_equal(r.h->mcause, 2);
+        assert_int_equal(csr(&r, RTSTAT), 0xA); /* LAST_EC 2 << 2 | ERR */
+    }
+    /* a reserved bit is reported as illegal (1) even with an unsupported feature */
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, F_NODE8 | 0x800)), 1);
+    assert_int_equal(csr(&r, RTSTAT), 0x6);
+    down(&r);
+
+    /* RTCAP = 0 (no RT): both instructions are unsupported; a 2-bank PMASK makes bank 2
+     * illegal */
+    up(&r, "xphmg-profile: 1\nname: p\ncsrs:\n  rtcap: 0\n  cap_pmask_cap: 0x13\n");
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 1);
+    assert_int_equal(csr(&r, RTSTAT), 0xA);
+    assert_int_equal(exec1(&r, RT_TRI(A1, A0, 0)), 1);
+    assert_int_equal(csr(&r, RTSTAT), 0xA);
+    assert_int_equal(exec1(&r, RT_TRI(A1, A0, PBIN(2))), 1);
+    assert_int_equal(csr(&r, RTSTAT), 0x6);
+    down(&r);
+}
+
+/* A non-float effective PET (INT8): the instruction reads FP32 records, writes FP32
+ * results and sets UNSUP_FMT (Q-69). REQ: RT-069 */
+static void test_unsup_fmt(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    node_a(&r, NODE);
+    wcsr(&r, RTNODE, NODE);
+    ray32(&r, RAY, 0, 0.5f, 0.5f, 1, 0, 0, 0, 100);
+    r.h->x[A0] = RAY;
+    wcsr(&r, PREC_MODE, MODE_INT8);
+    assert_int_equal(csr(&r, PREC_STAT) & STAT_UNSUP_FMT, 0);
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 0);
+    assert_int_equal(r.h->x[A1], 0x3F00000000000B0BULL);
+    assert_true(csr(&r, PREC_STAT) & STAT_UNSUP_FMT);
+    down(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_csrs),       cmocka_unit_test(test_bbox_fp32),
+        cmocka_unit_test(test_bbox_fp16),  cmocka_unit_test(test_bbox_trap),
+        cmocka_unit_test(test_tri),        cmocka_unit_test(test_tri_fp16),
+        cmocka_unit_test(test_predicates), cmocka_unit_test(test_faults),
+        cmocka_unit_test(test_illegal),    cmocka_unit_test(test_unsup_fmt),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
