@@ -386,6 +386,18 @@ bool hart_mem_ok(hart *h, uint64_t addr, unsigned size, bool store)
     return hart_region_ptr(h, addr, size) != NULL;
 }
 
+bool hart_quiet_load(void *hart_ctx, uint64_t addr, unsigned size, uint64_t *val)
+{
+    hart *h = hart_ctx;
+    return hart_mem_ok(h, addr, size, false) && hart_load(h, addr, size, val);
+}
+
+bool hart_quiet_store(void *hart_ctx, uint64_t addr, unsigned size, uint64_t val)
+{
+    hart *h = hart_ctx;
+    return hart_mem_ok(h, addr, size, true) && hart_store(h, addr, size, val);
+}
+
 /* ---- fetch and decode ---- */
 
 static bool fetch16(hart *h, uint64_t a, uint32_t *out)

@@ -248,6 +248,11 @@ bool hart_store(hart *h, uint64_t addr, unsigned size, uint64_t val);
  * that must decide themselves what an inaccessible address means (SVMEM fault-only-first
  * and OOB-zero, errata Q-47/Q-48). */
 bool hart_mem_ok(hart *h, uint64_t addr, unsigned size, bool store);
+/* hart_load/hart_store behind hart_mem_ok, in the callback form the units' pure
+ * semantics take (ctx = the hart; xmem_svm.h, rt_job.h): an inaccessible address returns
+ * false without raising or logging; a performed access is logged like a base one. */
+bool hart_quiet_load(void *hart_ctx, uint64_t addr, unsigned size, uint64_t *val);
+bool hart_quiet_store(void *hart_ctx, uint64_t addr, unsigned size, uint64_t val);
 
 /* The A extension's AMO with funct5 code funct5 (add 0x00, swap 0x01, xor 0x04, or 0x08,
  * and 0x0c, min 0x10, max 0x14, minu 0x18, maxu 0x1c) of size 4 or 8 bytes at addr with

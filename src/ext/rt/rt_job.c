@@ -6,29 +6,15 @@
 
 #include "xphmg_csr.h"
 
-static uint64_t get_le(const uint8_t *p, unsigned n)
-{
-    uint64_t v = 0;
-    for (unsigned i = 0; i < n; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
-static void put_le(uint8_t *p, unsigned n, uint64_t v)
-{
-    for (unsigned i = 0; i < n; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
 void rt_job_decode(const uint8_t desc[RT_DESC_BYTES], rt_job_desc *jd)
 {
     memset(jd, 0, sizeof *jd);
-    jd->bvh_base = get_le(desc + RT_DESC_BVH_BASE, 8);
-    jd->rayq = get_le(desc + RT_DESC_RAYQ, 8);
-    jd->hitq = get_le(desc + RT_DESC_HITQ, 8);
-    jd->missq = get_le(desc + RT_DESC_MISSQ, 8);
-    jd->tri_buf = get_le(desc + RT_DESC_TRI_BUF, 8);
-    jd->opts = (uint32_t)get_le(desc + RT_DESC_OPTS, 4);
+    jd->bvh_base = rt_le_get(desc + RT_DESC_BVH_BASE, 8);
+    jd->rayq = rt_le_get(desc + RT_DESC_RAYQ, 8);
+    jd->hitq = rt_le_get(desc + RT_DESC_HITQ, 8);
+    jd->missq = rt_le_get(desc + RT_DESC_MISSQ, 8);
+    jd->tri_buf = rt_le_get(desc + RT_DESC_TRI_BUF, 8);
+    jd->opts = (uint32_t)rt_le_get(desc + RT_DESC_OPTS, 4);
     jd->pack_hint = (jd->opts & RT_OPT_PACK_HINT) != 0;
     memcpy(jd->memctl, desc + RT_DESC_MEMCTL, sizeof jd->memctl);
 }
@@ -57,7 +43,7 @@ static bool load_bytes(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
         unsigned sz = n - i >= 8 ? 8 : n - i >= 4 ? 4 : n - i >= 2 ? 2 : 1;
         uint64_t v;
         if (!c->m->load(c->m->ctx, a + i, sz, &v)) return fault(c, RT_JOB_MEM_FAULT, a + i);
-        put_le(buf + i, sz, v);
+        rt_le_put(buf + i, sz, v);
         i += sz;
     }
     return true;
@@ -68,7 +54,7 @@ static bool store_bytes(job_ctx *c, uint64_t a, unsigned n, const uint8_t *buf)
     unsigned i = 0;
     while (i < n) {
         unsigned sz = n - i >= 8 ? 8 : n - i >= 4 ? 4 : n - i >= 2 ? 2 : 1;
-        if (!c->m->store(c->m->ctx, a + i, sz, get_le(buf + i, sz)))
+        if (!c->m->store(c->m->ctx, a + i, sz, rt_le_get(buf + i, sz)))
             return fault(c, RT_JOB_MEM_FAULT, a + i);
         i += sz;
     }
@@ -94,10 +80,10 @@ static bool queue_read(job_ctx *c, uint64_t desc, queue *q)
     uint8_t b[RT_QUEUE_BYTES];
     if (!aligned(c, desc, 8) || !load_bytes(c, desc, RT_QUEUE_BYTES, b)) return false;
     q->desc = desc;
-    q->head = (uint32_t)get_le(b, 4);
-    q->tail = (uint32_t)get_le(b + 4, 4);
-    q->cap = (uint32_t)get_le(b + 8, 4);
-    q->base = get_le(b + 16, 8);
+    q->head = (uint32_t)rt_le_get(b, 4);
+    q->tail = (uint32_t)rt_le_get(b + 4, 4);
+    q->cap = (uint32_t)rt_le_get(b + 8, 4);
+    q->base = rt_le_get(b + 16, 8);
     if (q->cap == 0 || q->head >= q->cap || q->tail >= q->cap) {
         c->r->status = RT_JOB_BAD_QUEUE;
         c->r->fault_addr = desc;
@@ -116,7 +102,7 @@ static bool queue_push(job_ctx *c, queue *q, const uint8_t *entry, unsigned n)
         return false;
     }
     uint8_t t[4];
-    put_le(t, 4, next);
+    rt_le_put(t, 4, next);
     if (!store_bytes(c, q->base + (uint64_t)q->tail * n, n, entry) ||
         !store_bytes(c, q->desc + 4, 4, t))
         return false;
@@ -298,11 +284,11 @@ void rt_job_run(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m, r
         if (h.hit) {
             num_flags f = 0;
             uint8_t ent[RT_HIT_BYTES] = {0};
-            put_le(ent, 4, i);
-            put_le(ent + 4, 4, h.prim);
-            put_le(ent + 8, 4, rt_result_encode(h.t, k.e, &s->pol, &f));
-            put_le(ent + 12, 4, rt_result_encode(h.u, k.e, &s->pol, &f));
-            put_le(ent + 16, 4, rt_result_encode(h.v, k.e, &s->pol, &f));
+            rt_le_put(ent, 4, i);
+            rt_le_put(ent + 4, 4, h.prim);
+            rt_le_put(ent + 8, 4, rt_result_encode(h.t, k.e, &s->pol, &f));
+            rt_le_put(ent + 12, 4, rt_result_encode(h.u, k.e, &s->pol, &f));
+            rt_le_put(ent + 16, 4, rt_result_encode(h.v, k.e, &s->pol, &f));
             r->flags |= f;
             if (cap_trap_flags(s, f)) {
                 r->status = RT_JOB_FP_EXC;
@@ -312,12 +298,12 @@ void rt_job_run(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m, r
             r->hits++;
         } else {
             uint8_t ent[RT_MISS_BYTES];
-            put_le(ent, 4, i);
+            rt_le_put(ent, 4, i);
             if (!queue_push(&c, &mq, ent, RT_MISS_BYTES)) return;
             r->misses++;
         }
         uint8_t hb[4];
-        put_le(hb, 4, ((uint64_t)i + 1) % rq.cap);
+        rt_le_put(hb, 4, ((uint64_t)i + 1) % rq.cap);
         if (!store_bytes(&c, rq.desc, 4, hb)) return;
         r->rays++;
     }

@@ -51,6 +51,20 @@ typedef struct {
     bool (*store)(void *ctx, uint64_t addr, unsigned size, uint64_t val);
 } rt_job_mem;
 
+/* Little-endian fields of n bytes (n <= 8) in the RT records. */
+static inline uint64_t rt_le_get(const uint8_t *p, unsigned n)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+static inline void rt_le_put(uint8_t *p, unsigned n, uint64_t v)
+{
+    for (unsigned i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
 /* FMT_RT_DESC byte offsets and opts bits (errata Q-81). */
 enum {
     RT_DESC_BVH_BASE = 0,

@@ -19,34 +19,6 @@
  * job does not depend on RT CSR writes after the submission (errata Q-79, Q-44). */
 enum { RES_EPS = RT_DESC_RSV, RES_PACK = RT_DESC_RSV + 1 };
 
-static uint64_t get_le(const uint8_t *p, unsigned n)
-{
-    uint64_t v = 0;
-    for (unsigned i = 0; i < n; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
-static void put_le(uint8_t *p, unsigned n, uint64_t v)
-{
-    for (unsigned i = 0; i < n; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-/* The hart's memory, probed first so that an inaccessible address neither traps nor
- * shows up in the commit log (as xmem_unit.c does for SVMEM). */
-static bool mem_load(void *ctx, uint64_t a, unsigned n, uint64_t *v)
-{
-    hart *h = ctx;
-    return hart_mem_ok(h, a, n, false) && hart_load(h, a, n, v);
-}
-
-static bool mem_store(void *ctx, uint64_t a, unsigned n, uint64_t v)
-{
-    hart *h = ctx;
-    return hart_mem_ok(h, a, n, true) && hart_store(h, a, n, v);
-}
-
 static void normalize(rt_unit *u)
 {
     if (u->next_ticket == 0) u->next_ticket = 1; /* tickets start at 1 */
@@ -74,7 +46,7 @@ static void complete_oldest(hart *h, rt_unit *u)
     rt_job_decode(job.desc, &jd);
     jd.eps_code = job.desc[RES_EPS];
     jd.pack_hint = (job.desc[RES_PACK] & 1) != 0;
-    rt_job_mem m = {h, mem_load, mem_store};
+    rt_job_mem m = {h, hart_quiet_load, hart_quiet_store};
     rt_job_result r;
     rt_job_run(&jd, &job.snap, &m, &r);
     cap_accrue(&u->cap->cap, r.flags);
@@ -123,10 +95,10 @@ void rt_exec_xsubmit(hart *h, void *ctx, const hart_insn *d)
     for (unsigned i = 0; i < RT_DESC_BYTES; i += 8) {
         uint64_t v = 0;
         if (!hart_load(h, a + i, 8, &v)) return; /* cannot fail after the probe */
-        put_le(job.desc + i, 8, v);
+        rt_le_put(job.desc + i, 8, v);
     }
     /* Feature requests the profile lacks are unsupported features (RT 5, Q-66). */
-    uint32_t opts = (uint32_t)get_le(job.desc + RT_DESC_OPTS, 4);
+    uint32_t opts = (uint32_t)rt_le_get(job.desc + RT_DESC_OPTS, 4);
     if (((opts & RT_OPT_NODE8) && !(u->rtcap & RTCAP_NODE8_MASK)) ||
         ((opts & RT_OPT_PACK_HINT) && !(u->rtcap & RTCAP_PACK_HINT_MASK)) ||
         ((opts & RT_OPT_EPS_CTL) && !(u->rtcap & RTCAP_EPS_CTL_MASK))) {
@@ -139,7 +111,7 @@ void rt_exec_xsubmit(hart *h, void *ctx, const hart_insn *d)
     static const unsigned qoff[3] = {RT_DESC_RAYQ, RT_DESC_HITQ, RT_DESC_MISSQ};
     const uint64_t qcsr[3] = {u->rtq_ray, u->rtq_hit, u->rtq_miss};
     for (unsigned i = 0; i < 3; i++)
-        if (get_le(job.desc + qoff[i], 8) == 0) put_le(job.desc + qoff[i], 8, qcsr[i]);
+        if (rt_le_get(job.desc + qoff[i], 8) == 0) rt_le_put(job.desc + qoff[i], 8, qcsr[i]);
     unsigned eps = (opts & RT_OPT_EPS_CTL)
                        ? (unsigned)(u->rtconf2 & RTCONF2_EPS_SCALE_MASK)
                        : (unsigned)((u->rtcfg & RTCFG_EPS_DFLT_MASK) >> RTCFG_EPS_DFLT_SHIFT);

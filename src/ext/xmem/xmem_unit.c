@@ -35,22 +35,6 @@ static void reset(hart *h, void *ctx)
     if (u->lds_mem) memset(u->lds_mem, 0, u->lds.size);
 }
 
-/* The hart's memory, probed first so that an inaccessible address neither traps nor
- * shows up in the commit log; hart_load/hart_store then cannot fail. Each performed
- * access is recorded like a base load/store: the commit log keeps the first 4 of an
- * instruction (hart_trace_mem ignores the rest), so long gathers cannot overflow it. */
-static bool mem_load(void *ctx, uint64_t a, unsigned n, uint64_t *v)
-{
-    hart *h = ctx;
-    return hart_mem_ok(h, a, n, false) && hart_load(h, a, n, v);
-}
-
-static bool mem_store(void *ctx, uint64_t a, unsigned n, uint64_t v)
-{
-    hart *h = ctx;
-    return hart_mem_ok(h, a, n, true) && hart_store(h, a, n, v);
-}
-
 static void exec_svm(hart *h, void *ctx, const hart_insn *d)
 {
     xmem_unit *u = ctx;
@@ -68,7 +52,7 @@ static void exec_svm(hart *h, void *ctx, const hart_insn *d)
     cap_snapshot(&u->cap->cap, &s);
     xmem_svm_cfg cfg;
     xmem_svm_config(&s, pbank ? pmask_get(&u->pmask->pm, pbank) : ~UINT64_C(0), &cfg);
-    xmem_svm_mem m = {h, mem_load, mem_store};
+    xmem_svm_mem m = {h, hart_quiet_load, hart_quiet_store};
     xmem_svm_result r;
     xmem_svm_exec(&cfg, &m, buf, count, &r);
     u->svfaulti = r.svfaulti;
