@@ -1,9 +1,13 @@
-/* xmem_unit.c — the hart adapter of XMEM (`xmem.svm`, SVFAULTI). */
+/* xmem_unit.c — the hart adapter of XMEM: `xmem.svm` and SVFAULTI, the LDS and `xlds.*`,
+ * `xmem.ldg/stg/pref/cctl/stream`, `xswz.*`, and the (always illegal) compressed
+ * load/store (docs/xmem.md). */
 #include "xmem_unit.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "xmem_cache.h"
+#include "xmem_swz.h"
 #include "xphmg_csr.h"
 
 /* PBANK values the encoding allows (funct7[2:0]); banks >= 4 are illegal (XML, Q-36). */
@@ -32,6 +36,7 @@ static void reset(hart *h, void *ctx)
     u->svfaulti = XMEM_SVFAULTI_RESET;
     /* The LDS: no allocations, contents zero (errata Q-50). */
     xmem_lds_reset(&u->lds);
+    xmem_cache_reset(&u->l1); /* the tag model: empty, unlocked */
     if (u->lds_mem) memset(u->lds_mem, 0, u->lds.size);
 }
 
@@ -187,10 +192,191 @@ static void exec_cpy(hart *h, void *ctx, const hart_insn *d)
     hart_set_x(h, rd, n);
 }
 
-static const hart_unit_insn insns[] = {
-    {XOP_XMEM_SVM, exec_svm, HART_WR_X},      {XOP_XLDS_ALLOC, exec_alloc, HART_WR_X},
-    {XOP_XLDS_FREE, exec_free, HART_WR_NONE}, {XOP_XLDS_BAR, exec_bar, HART_WR_NONE},
-    {XOP_XLDS_ATOMS, exec_atoms, HART_WR_X},  {XOP_XLDS_CPY, exec_cpy, HART_WR_X}};
+/* ---- XSWZ relayout copies and compression (errata) ---- */
+
+static bool swz_ok(void *ctx, uint64_t a, unsigned n, bool store)
+{
+    return hart_mem_ok(ctx, a, n, store);
+}
+
+static bool swz_load(void *ctx, uint64_t a, unsigned n, uint64_t *v)
+{
+    return hart_load(ctx, a, n, v);
+}
+
+static bool swz_store(void *ctx, uint64_t a, unsigned n, uint64_t v)
+{
+    return hart_store(ctx, a, n, v);
+}
+
+/* xswz.tex2ten / xswz.ten2tex rd, rs1, rs2, rs3[, layout]: the element size is EFF_EW of
+ * the boundary snapshot; illegal layouts/sizes and faults as in xmem_swz.h. */
+static void exec_swz(hart *h, void *ctx, const hart_insn *d, bool ten2tex)
+{
+    xmem_unit *u = ctx;
+    uint64_t dst = hart_x(h, d->rs1), src = hart_x(h, d->rs2), ext = hart_x(h, d->rs3);
+    unsigned rd = d->rd, layout = (unsigned)((uint64_t)d->imm & 3);
+    cap_snap s;
+    cap_snapshot(&u->cap->cap, &s);
+    xmem_swz_mem m = {h, swz_ok, swz_load, swz_store};
+    xmem_swz_result r;
+    xmem_swz_exec(&m, ten2tex, layout, 1u << (s.ew & 3), dst, src, ext, &r);
+    if (r.status == XMEM_SWZ_ILLEGAL) {
+        hart_illegal(h, d);
+        return;
+    }
+    if (r.status == XMEM_SWZ_TRAP) {
+        cap_xmem_event(&u->cap->cap, XMEM_EV_INV_MISS); /* a faulting XPHMG access */
+        hart_raise(h, r.fault_store ? CAUSE_STORE_ACCESS : CAUSE_LOAD_ACCESS, r.tval);
+        return;
+    }
+    hart_set_x(h, rd, r.rd);
+}
+
+static void exec_tex2ten(hart *h, void *ctx, const hart_insn *d)
+{
+    exec_swz(h, ctx, d, false);
+}
+
+static void exec_ten2tex(hart *h, void *ctx, const hart_insn *d)
+{
+    exec_swz(h, ctx, d, true);
+}
+
+/* xmem.dloadc / xmem.dstorec: no compressed format is defined (Q-55 leaves it open), so
+ * they are illegal in every profile, whatever CAP.XMEM.CAP.COMPRESS says (XMEM 6.5 allows
+ * the trap when COMPRESS = 0; every shipped profile has COMPRESS = 0). */
+static void exec_compress(hart *h, void *ctx, const hart_insn *d)
+{
+    (void)ctx;
+    hart_illegal(h, d);
+}
+
+/* ---- Caches and streaming: xmem.ldg/stg/pref/cctl/stream (errata Q-54) ---- */
+
+/* Hint bits L1_ONLY 0 .. STREAM 5; the other hint bits are ignored (P-70). */
+#define XMEM_HINT_BITS 0x3fu
+
+/* xmem.ldg rd, (rs1)[, hint]: the base ISA's 64-bit load (any alignment in one memory,
+ * load access fault otherwise, P-70 hints never trap); INV_MISS with a fault (Q-58). */
+static void exec_ldg(hart *h, void *ctx, const hart_insn *d)
+{
+    xmem_unit *u = ctx;
+    uint64_t a = hart_x(h, d->rs1), v;
+    unsigned rd = d->rd, hint = (unsigned)((uint64_t)d->imm & XMEM_HINT_BITS);
+    if (!hart_load(h, a, 8, &v)) {
+        cap_xmem_event(&u->cap->cap, XMEM_EV_INV_MISS);
+        return;
+    }
+    xmem_cache_access(&u->l1, a, 8, false, hint);
+    hart_set_x(h, rd, v);
+}
+
+/* xmem.stg rs2, (rs1)[, hint]: the base ISA's 64-bit store; as xmem.ldg. */
+static void exec_stg(hart *h, void *ctx, const hart_insn *d)
+{
+    xmem_unit *u = ctx;
+    uint64_t a = hart_x(h, d->rs1);
+    unsigned hint = (unsigned)((uint64_t)d->imm & XMEM_HINT_BITS);
+    if (!hart_store(h, a, 8, hart_x(h, d->rs2))) {
+        cap_xmem_event(&u->cap->cap, XMEM_EV_INV_MISS);
+        return;
+    }
+    xmem_cache_access(&u->l1, a, 8, true, hint);
+}
+
+static bool pref_ok(void *ctx, uint64_t line_addr)
+{
+    return hart_mem_ok(ctx, line_addr, 1, false);
+}
+
+/* xmem.pref rs1, rs2[, hint]: never faults, never sets an event, no architectural
+ * effect; the tag model takes the readable lines of [rs1, rs1 + rs2). */
+static void exec_pref(hart *h, void *ctx, const hart_insn *d)
+{
+    xmem_unit *u = ctx;
+    xmem_cache_prefetch(&u->l1, hart_x(h, d->rs1), hart_x(h, d->rs2),
+                        (unsigned)((uint64_t)d->imm & XMEM_HINT_BITS), pref_ok, h);
+}
+
+enum { CCTL_INV, CCTL_FLUSH, CCTL_LOCK, CCTL_UNLOCK, CCTL_PARTITION };
+
+/* xmem.cctl cctl_sel, rs1, rs2 (Q-54): data never change. inv/flush on the tag model;
+ * lock/unlock are no-ops without LINE_LOCK (gated RAZ/WI, Q-38), lock with L1CFG.LOCK_EN
+ * = 0 or beyond ways - 1 lines per set sets LOCK_OVF and locks nothing more; partition =
+ * the write of CLSMAP.CLn_WAYMASK (n = rs1 0-3, mask = rs2[7:0]) through cap_csr_write,
+ * illegal without CLASS_PART or for n > 3; CCTL_SEL 5-7 illegal (P-70). */
+static void exec_cctl(hart *h, void *ctx, const hart_insn *d)
+{
+    xmem_unit *u = ctx;
+    unsigned sel = (unsigned)((uint64_t)d->imm & 7);
+    uint64_t a = hart_x(h, d->rs1), n = hart_x(h, d->rs2);
+    cap_snap s;
+    cap_snapshot(&u->cap->cap, &s);
+    uint64_t xcap = cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_CAP);
+    bool line_lock = xcap & CAP_XMEM_CAP_LINE_LOCK_MASK;
+    switch (sel) {
+    case CCTL_INV:
+        xmem_cache_inv(&u->l1, a, n);
+        return;
+    case CCTL_FLUSH:
+        xmem_cache_flush(&u->l1, a, n);
+        return;
+    case CCTL_LOCK:
+        if (!line_lock) return;
+        if (!(cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_L1CFG) & CAP_XMEM_L1CFG_LOCK_EN_MASK) ||
+            xmem_cache_lock(&u->l1, a, n))
+            cap_xmem_event(&u->cap->cap, CAP_XMEM_EVENTS_LOCK_OVF_MASK);
+        return;
+    case CCTL_UNLOCK:
+        if (line_lock) xmem_cache_unlock(&u->l1, a, n);
+        return;
+    case CCTL_PARTITION: {
+        if (!(xcap & CAP_XMEM_CAP_CLASS_PART_MASK) || a > 3) break;
+        uint64_t m = UINT64_C(0xff) << (8 * a), v = 0;
+        cap_csr_read(&u->cap->cap, XPHMG_CSR_CAP_XMEM_CLSMAP, &v);
+        cap_csr_write(&u->cap->cap, XPHMG_CSR_CAP_XMEM_CLSMAP, (v & ~m) | ((n & 0xff) << (8 * a)));
+        return;
+    }
+    default:
+        break;
+    }
+    hart_illegal(h, d);
+}
+
+/* xmem.stream rs1, rs2: the csrw of rs2 to SPROF0-3 (rs1 = 0-3) or STREAM_CTL (rs1 = 4)
+ * through cap_csr_write (without STREAM_PROF the write is ignored, no trap: Q-38,
+ * XMEM-101); any other rs1 is illegal (Q-54). */
+static void exec_stream(hart *h, void *ctx, const hart_insn *d)
+{
+    xmem_unit *u = ctx;
+    uint64_t sel = hart_x(h, d->rs1);
+    if (sel > 4) {
+        hart_illegal(h, d);
+        return;
+    }
+    uint32_t a =
+        sel == 4 ? XPHMG_CSR_CAP_XMEM_STREAM_CTL : XPHMG_CSR_CAP_XMEM_SPROF0 + (uint32_t)sel;
+    cap_csr_write(&u->cap->cap, a, hart_x(h, d->rs2));
+}
+
+static const hart_unit_insn insns[] = {{XOP_XMEM_SVM, exec_svm, HART_WR_X},
+                                       {XOP_XLDS_ALLOC, exec_alloc, HART_WR_X},
+                                       {XOP_XLDS_FREE, exec_free, HART_WR_NONE},
+                                       {XOP_XLDS_BAR, exec_bar, HART_WR_NONE},
+                                       {XOP_XLDS_ATOMS, exec_atoms, HART_WR_X},
+                                       {XOP_XLDS_CPY, exec_cpy, HART_WR_X},
+                                       /* XSWZ and compression (errata) */
+                                       {XOP_XSWZ_TEX2TEN, exec_tex2ten, HART_WR_X},
+                                       {XOP_XSWZ_TEN2TEX, exec_ten2tex, HART_WR_X},
+                                       {XOP_XMEM_DLOADC, exec_compress, HART_WR_X},
+                                       {XOP_XMEM_DSTOREC, exec_compress, HART_WR_X},
+                                       /* caches and streaming (errata Q-54) */
+                                       {XOP_XMEM_LDG, exec_ldg, HART_WR_X},
+                                       {XOP_XMEM_STG, exec_stg, HART_WR_NONE},
+                                       {XOP_XMEM_PREF, exec_pref, HART_WR_NONE},
+                                       {XOP_XMEM_CCTL, exec_cctl, HART_WR_NONE},
+                                       {XOP_XMEM_STREAM, exec_stream, HART_WR_NONE}};
 static const hart_unit_csrs csrs[] = {{XMEM_CSR_SVFAULTI, XMEM_CSR_SVFAULTI, csr_read, csr_write}};
 static const hart_unit unit = {"xmem", reset, sizeof insns / sizeof insns[0], insns, 1, csrs};
 
@@ -204,8 +390,16 @@ int xmem_unit_attach(hart *h, xmem_unit *u, cap_unit *cap, pmask_unit *pmask)
                       cap_discovery(&cap->cap, XPHMG_CSR_CAP_XMEM_PARAMS),
                       cap_discovery(&cap->cap, XPHMG_CSR_CAP_TIER_LDS), &size, &t0);
     xmem_lds_init(&u->lds, size, t0);
+    if (xmem_cache_init(&u->l1, cap_discovery(&cap->cap, XPHMG_CSR_CAP_XMEM_CAP),
+                        cap_discovery(&cap->cap, XPHMG_CSR_CAP_XMEM_PARAMS))) {
+        xmem_lds_fini(&u->lds);
+        return -1;
+    }
     u->lds_mem = NULL;
-    if (hart_register_unit(h, &unit, u)) return -1;
+    if (hart_register_unit(h, &unit, u)) {
+        xmem_unit_free(u); /* nothing is left to free (the tag model, Q-54) */
+        return -1;
+    }
     if (size) {
         u->lds_mem = calloc(1, size);
         if (!u->lds_mem || hart_add_region(h, XMEM_LDS_BASE, size, u->lds_mem)) {
@@ -219,6 +413,7 @@ int xmem_unit_attach(hart *h, xmem_unit *u, cap_unit *cap, pmask_unit *pmask)
 void xmem_unit_free(xmem_unit *u)
 {
     xmem_lds_fini(&u->lds);
+    xmem_cache_fini(&u->l1);
     free(u->lds_mem);
     u->lds_mem = NULL;
 }

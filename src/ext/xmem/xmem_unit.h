@@ -1,8 +1,10 @@
 /* xmem_unit.h — XPHMG_XMEM attached to the hart: `xmem.svm` (SVMEM gather/scatter,
  * errata Q-46..Q-48), the project CSR SVFAULTI (0x808, user custom read/write, errata
  * Q-47), and the LDS (errata Q-50): its memory window at XMEM_LDS_BASE (a hart region,
- * hart_add_region) and `xlds.alloc/free/bar/atoms/cpy`. The CAP.XMEM CSRs themselves
- * stay in the CAP window (cap_unit.h); this unit reads them through the
+ * hart_add_region) and `xlds.alloc/free/bar/atoms/cpy`; the tag-only L1 model of
+ * `xmem.ldg/stg/pref/cctl` and `xmem.stream` (errata Q-54); the XSWZ relayout copies
+ * (Q-56) and the compressed load/store, illegal in every profile (Q-55). The CAP.XMEM
+ * CSRs themselves stay in the CAP window (cap_unit.h); this unit reads them through the
  * instruction-boundary snapshot, and predicates through the PMASK unit. */
 #ifndef XPHMG_EXT_XMEM_UNIT_H
 #define XPHMG_EXT_XMEM_UNIT_H
@@ -10,6 +12,7 @@
 #include "cap_unit.h"
 #include "hart.h"
 #include "pmask_unit.h"
+#include "xmem_cache.h"
 #include "xmem_lds.h"
 #include "xmem_svm.h"
 
@@ -19,6 +22,7 @@ typedef struct {
     uint64_t svfaulti; /* SVFAULTI */
     xmem_lds lds;      /* the allocator; lds.size = 0: no LDS window */
     uint8_t *lds_mem;  /* the window's contents (owned; lds.size bytes) */
+    xmem_cache l1;     /* the tag-only L1 model (errata Q-54; owned) */
 } xmem_unit;
 
 /* Registers the unit with h (cap and pmask must be attached to the same hart and

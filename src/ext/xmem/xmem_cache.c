@@ -1,0 +1,245 @@
+/* xmem_cache.c — the tag-only L1 model (errata Q-54; see xmem_cache.h). */
+#include "xmem_cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "xphmg_csr.h"
+
+int xmem_cache_init(xmem_cache *c, uint64_t xmem_cap, uint64_t params)
+{
+    memset(c, 0, sizeof *c);
+    unsigned ways =
+        (unsigned)((params & CAP_XMEM_PARAMS_L1_WAYS_MASK) >> CAP_XMEM_PARAMS_L1_WAYS_SHIFT);
+    unsigned lg = (unsigned)((params & CAP_XMEM_PARAMS_L1_LINE_LOG2_MASK) >>
+                             CAP_XMEM_PARAMS_L1_LINE_LOG2_SHIFT);
+    c->line_log2 = lg;
+    if (!(xmem_cap & CAP_XMEM_CAP_L1_MASK) || ways == 0) return 0; /* no L1 */
+    uint64_t way_bytes = (uint64_t)ways << lg, sets = XMEM_CACHE_L1_BYTES / way_bytes, p = 1;
+    while (p * 2 <= sets)
+        p *= 2;
+    c->sets = (unsigned)p; /* a power of two, at least 1 */
+    c->ways = ways;
+    size_t n = (size_t)c->sets * ways;
+    c->tag = calloc(n, sizeof *c->tag);
+    c->flag = calloc(n, sizeof *c->flag);
+    c->age = calloc(n, sizeof *c->age);
+    c->nlocked = calloc(c->sets, sizeof *c->nlocked);
+    if (!c->tag || !c->flag || !c->age || !c->nlocked) {
+        xmem_cache_fini(c);
+        return -1;
+    }
+    return 0;
+}
+
+void xmem_cache_fini(xmem_cache *c)
+{
+    free(c->tag);
+    free(c->flag);
+    free(c->age);
+    free(c->nlocked);
+    c->tag = c->age = NULL;
+    c->flag = NULL;
+    c->nlocked = NULL;
+    c->sets = c->ways = 0;
+}
+
+void xmem_cache_reset(xmem_cache *c)
+{
+    size_t n = (size_t)c->sets * c->ways;
+    if (n) {
+        memset(c->flag, 0, n * sizeof *c->flag);
+        memset(c->age, 0, n * sizeof *c->age);
+        memset(c->nlocked, 0, c->sets * sizeof *c->nlocked);
+    }
+    c->clock = 0;
+    memset(&c->st, 0, sizeof c->st);
+}
+
+unsigned xmem_cache_set_of(const xmem_cache *c, uint64_t a)
+{
+    return c->sets ? (unsigned)((a >> c->line_log2) & (c->sets - 1)) : 0;
+}
+
+unsigned xmem_cache_locked_in(const xmem_cache *c, unsigned s)
+{
+    return s < c->sets ? c->nlocked[s] : 0;
+}
+
+/* The way of set s holding line ln, or -1. */
+static int find(const xmem_cache *c, unsigned s, uint64_t ln)
+{
+    for (unsigned w = 0; w < c->ways; w++) {
+        size_t i = (size_t)s * c->ways + w;
+        if ((c->flag[i] & XMEM_CACHE_V) && c->tag[i] == ln) return (int)w;
+    }
+    return -1;
+}
+
+bool xmem_cache_probe(const xmem_cache *c, uint64_t a, unsigned *flags)
+{
+    *flags = 0;
+    if (!c->sets) return false;
+    uint64_t ln = a >> c->line_log2;
+    unsigned s = (unsigned)(ln & (c->sets - 1));
+    int w = find(c, s, ln);
+    if (w < 0) return false;
+    *flags = c->flag[(size_t)s * c->ways + (unsigned)w];
+    return true;
+}
+
+/* Makes line ln resident (LRU victim among unlocked ways; an invalid way first) and
+ * returns its index; *hit = whether it already was. Needs sets > 0. */
+static size_t touch(xmem_cache *c, uint64_t ln, bool *hit)
+{
+    unsigned s = (unsigned)(ln & (c->sets - 1));
+    int w = find(c, s, ln);
+    size_t base = (size_t)s * c->ways, i;
+    *hit = w >= 0;
+    if (w >= 0) {
+        i = base + (unsigned)w;
+    } else {
+        size_t victim = SIZE_MAX;
+        for (unsigned k = 0; k < c->ways; k++) {
+            size_t j = base + k;
+            if (!(c->flag[j] & XMEM_CACHE_V)) {
+                victim = j;
+                break;
+            }
+            if (!(c->flag[j] & XMEM_CACHE_L) && (victim == SIZE_MAX || c->age[j] < c->age[victim]))
+                victim = j;
+        }
+        i = victim; /* locks leave one way unlocked, so there is always one */
+        if (c->flag[i] & XMEM_CACHE_V) {
+            c->st.evictions++;
+            if (c->flag[i] & XMEM_CACHE_D) c->st.writebacks++;
+        }
+        c->tag[i] = ln;
+        c->flag[i] = XMEM_CACHE_V;
+        c->st.fills++;
+    }
+    c->age[i] = ++c->clock;
+    return i;
+}
+
+static void count_hints(xmem_cache *c, unsigned hint)
+{
+    for (unsigned b = 0; b < 6; b++)
+        if (hint & (1u << b)) c->st.hinted[b]++;
+}
+
+/* First and last line numbers of [a, a + n), clamped at 2^64; false when n = 0. */
+static bool line_range(const xmem_cache *c, uint64_t a, uint64_t n, uint64_t *first, uint64_t *last)
+{
+    if (n == 0) return false;
+    uint64_t end = n - 1 > UINT64_MAX - a ? UINT64_MAX : a + (n - 1);
+    *first = a >> c->line_log2;
+    *last = end >> c->line_log2;
+    return true;
+}
+
+void xmem_cache_access(xmem_cache *c, uint64_t a, unsigned n, bool store, unsigned hint)
+{
+    count_hints(c, hint);
+    uint64_t f, l;
+    if (!c->sets || !line_range(c, a, n, &f, &l)) return;
+    for (uint64_t ln = f;; ln++) {
+        bool hit;
+        size_t i = touch(c, ln, &hit);
+        if (hit)
+            c->st.hits++;
+        else
+            c->st.misses++;
+        if (store) c->flag[i] |= XMEM_CACHE_D;
+        if (ln == l) break;
+    }
+}
+
+void xmem_cache_prefetch(xmem_cache *c, uint64_t a, uint64_t n, unsigned hint,
+                         bool (*ok)(void *ctx, uint64_t line_addr), void *ctx)
+{
+    count_hints(c, hint);
+    uint64_t f, l;
+    if (!c->sets || !line_range(c, a, n, &f, &l)) return;
+    uint64_t max = (uint64_t)c->sets * c->ways;
+    for (uint64_t k = 0; k < max; k++) {
+        uint64_t ln = f + k, la = ln << c->line_log2;
+        c->st.prefetches++;
+        if (!ok || ok(ctx, la)) {
+            bool hit;
+            (void)touch(c, ln, &hit);
+        }
+        if (ln == l) break;
+    }
+}
+
+/* Applies op to every resident line of [a, a + n): 0 inv, 1 flush, 2 unlock. */
+static void each_resident(xmem_cache *c, uint64_t a, uint64_t n, int op)
+{
+    uint64_t f, l;
+    if (!c->sets || !line_range(c, a, n, &f, &l)) return;
+    for (size_t i = 0; i < (size_t)c->sets * c->ways; i++) {
+        uint8_t *fl = &c->flag[i];
+        if (!(*fl & XMEM_CACHE_V) || c->tag[i] < f || c->tag[i] > l) continue;
+        unsigned s = (unsigned)(i / c->ways);
+        if (op == 2) {
+            if (*fl & XMEM_CACHE_L) c->nlocked[s]--;
+            *fl &= (uint8_t)~XMEM_CACHE_L;
+            continue;
+        }
+        if (*fl & XMEM_CACHE_D) c->st.writebacks++;
+        *fl &= (uint8_t)~XMEM_CACHE_D;
+        if (op == 0 && !(*fl & XMEM_CACHE_L)) {
+            *fl = 0;
+            c->st.invalidations++;
+        }
+    }
+}
+
+void xmem_cache_inv(xmem_cache *c, uint64_t a, uint64_t n)
+{
+    each_resident(c, a, n, 0);
+}
+
+void xmem_cache_flush(xmem_cache *c, uint64_t a, uint64_t n)
+{
+    each_resident(c, a, n, 1);
+}
+
+void xmem_cache_unlock(xmem_cache *c, uint64_t a, uint64_t n)
+{
+    each_resident(c, a, n, 2);
+}
+
+bool xmem_cache_lock(xmem_cache *c, uint64_t a, uint64_t n)
+{
+    uint64_t f, l;
+    if (!line_range(c, a, n, &f, &l)) return false;
+    if (!c->sets) {
+        c->st.lock_overflows++;
+        return true;
+    }
+    /* After sets * ways consecutive lines every set has seen `ways` distinct lines, at
+     * most ways - 1 of them locked, so it has refused one and is full: every later line
+     * is refused too. The walk stops there; the overflow is already recorded. */
+    uint64_t max = (uint64_t)c->sets * c->ways;
+    bool ovf = false;
+    for (uint64_t k = 0; k < max; k++) {
+        uint64_t ln = f + k;
+        unsigned s = (unsigned)(ln & (c->sets - 1));
+        int w = find(c, s, ln);
+        if (w >= 0 && (c->flag[(size_t)s * c->ways + (unsigned)w] & XMEM_CACHE_L)) {
+            /* already locked */
+        } else if (c->nlocked[s] >= c->ways - 1) {
+            ovf = true;
+            c->st.lock_overflows++;
+        } else {
+            bool hit;
+            size_t i = touch(c, ln, &hit);
+            c->flag[i] |= XMEM_CACHE_L;
+            c->nlocked[s]++;
+        }
+        if (ln == l) break;
+    }
+    return ovf;
+}
