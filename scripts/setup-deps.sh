@@ -13,6 +13,8 @@ PKGS=(
   clang libclang-rt-14-dev         # libFuzzer + sanitizers
   qemu-system-misc                 # benchmark peer (qemu-system-riscv64 -M spike)
   clang-format
+  libassimp-dev                    # mesh import of xphmg-bvh (OBJ, PLY, STL, glTF, ...)
+  libembree-dev                    # bench/rt peer (Embree 3)
 )
 
 missing=()

@@ -1,0 +1,188 @@
+/* xphmg-bvh — builds XBVH blobs (include/xphmg/bvh.h) from mesh files or built-in meshes,
+ * and prints the statistics of a blob. docs/tools.md "xphmg-bvh".
+ *
+ *   xphmg-bvh [--scale S] MESH OUT.xbvh
+ *   xphmg-bvh [--scale S] [--tris N] --procedural NAME OUT.xbvh
+ *   xphmg-bvh --info FILE.xbvh
+ *
+ * Exit status: 0 ok, 1 bad input (mesh, blob, write error), 2 usage. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bvh_mesh.h"
+#include "xphmg/bvh.h"
+
+static const char *prog = "xphmg-bvh";
+
+static int usage(const char *msg)
+{
+    if (msg) fprintf(stderr, "%s: %s\n", prog, msg);
+    fprintf(stderr,
+            "usage: %s [--scale S] MESH OUT.xbvh\n"
+            "       %s [--scale S] [--tris N] --procedural NAME OUT.xbvh\n"
+            "       %s --info FILE.xbvh\n"
+            "NAME: sphere terrain soup grid\n",
+            prog, prog, prog);
+    return 2;
+}
+
+static int print_info(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+        return 1;
+    }
+    size_t cap = 1 << 16, len = 0;
+    uint8_t *buf = malloc(cap);
+    size_t got;
+    while (buf && (got = fread(buf + len, 1, cap - len, f)) > 0) {
+        len += got;
+        if (len == cap) {
+            uint8_t *nb = cap > ((size_t)1 << 40) ? NULL : realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    int rerr = ferror(f);
+    fclose(f);
+    if (!buf || rerr) {
+        free(buf);
+        fprintf(stderr, "%s: %s: read error\n", prog, path);
+        return 1;
+    }
+    char err[256];
+    bvh_info in;
+    if (!bvh_check(buf, len, 0, &in, err, sizeof err)) {
+        fprintf(stderr, "%s: %s: invalid XBVH blob: %s\n", prog, path, err);
+        free(buf);
+        return 1;
+    }
+    free(buf);
+    const bvh_header *h = &in.hdr;
+    printf("file        %s (%zu bytes)\n", path, len);
+    printf("version     %u\n", h->version);
+    printf("triangles   %u (at %llu)\n", h->tri_count, (unsigned long long)h->tris_off);
+    printf("nodes       %u (at %llu), depth %u, empty child slots %u\n", h->node_count,
+           (unsigned long long)h->nodes_off, in.depth, in.empty_slots);
+    printf("leaves      %u TriRanges (at %llu), %.2f triangles per leaf, at most %u\n",
+           h->range_count, (unsigned long long)h->ranges_off,
+           in.leaves ? (double)h->tri_count / in.leaves : 0.0, in.max_leaf);
+    printf("bounds      (%g, %g, %g) - (%g, %g, %g)\n", (double)h->bounds_lo[0],
+           (double)h->bounds_lo[1], (double)h->bounds_lo[2], (double)h->bounds_hi[0],
+           (double)h->bounds_hi[1], (double)h->bounds_hi[2]);
+    printf("sah_cost    %.3f (node and triangle tests per ray, relative to the scene box)\n",
+           in.sah_cost);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *info = NULL, *proc = NULL, *pos[2] = {NULL, NULL};
+    float scale = 1.0f;
+    size_t ntris = 4096;
+    int npos = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(NULL);
+            return 0;
+        }
+        bool has_arg = strcmp(a, "--scale") == 0 || strcmp(a, "--info") == 0 ||
+                       strcmp(a, "--procedural") == 0 || strcmp(a, "--tris") == 0;
+        if (has_arg && i + 1 >= argc) {
+            fprintf(stderr, "%s: %s needs an argument\n", prog, a);
+            return usage(NULL);
+        }
+        if (strcmp(a, "--scale") == 0) {
+            char *end;
+            double s = strtod(argv[++i], &end);
+            if (*end || end == argv[i] || !(s > 0.0) || !isfinite((float)s)) {
+                fprintf(stderr, "%s: --scale %s: not a positive finite number\n", prog, argv[i]);
+                return usage(NULL);
+            }
+            scale = (float)s;
+        } else if (strcmp(a, "--tris") == 0) {
+            char *end;
+            unsigned long long v = strtoull(argv[++i], &end, 10);
+            if (*end || end == argv[i] || argv[i][0] == '-' || v < 2 || v > BVH_MAX_TRIS) {
+                fprintf(stderr, "%s: --tris %s: not a number in 2..%u\n", prog, argv[i],
+                        BVH_MAX_TRIS);
+                return usage(NULL);
+            }
+            ntris = (size_t)v;
+        } else if (strcmp(a, "--info") == 0) {
+            info = argv[++i];
+        } else if (strcmp(a, "--procedural") == 0) {
+            proc = argv[++i];
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "%s: unknown option %s\n", prog, a);
+            return usage(NULL);
+        } else if (npos < 2) {
+            pos[npos++] = a;
+        } else {
+            return usage("too many arguments");
+        }
+    }
+    if (info) {
+        if (npos || proc) return usage("--info takes no other arguments");
+        return print_info(info);
+    }
+    if (npos != (proc ? 1 : 2)) return usage("missing arguments");
+    const char *out = pos[npos - 1];
+    char err[512];
+    size_t n = 0;
+    float(*tris)[9];
+    if (proc) {
+        bool known = false;
+        for (const char *const *p = bvh_procedural_names; *p; p++)
+            known |= strcmp(*p, proc) == 0;
+        if (!known) {
+            fprintf(stderr, "%s: unknown procedural mesh '%s'\n", prog, proc);
+            return usage(NULL);
+        }
+        tris = bvh_procedural(proc, ntris, &n);
+        if (!tris) {
+            fprintf(stderr, "%s: %s: out of memory\n", prog, proc);
+            return 1;
+        }
+        for (size_t i = 0; i < n; i++)
+            for (int k = 0; k < 9; k++)
+                tris[i][k] *= scale;
+    } else {
+        tris = bvh_mesh_load_file(pos[0], scale, &n, err, sizeof err);
+        if (!tris) {
+            fprintf(stderr, "%s: %s\n", prog, err);
+            return 1;
+        }
+    }
+    bvh_blob b;
+    bool ok = bvh_build((const float(*)[9])tris, n, false, &b, err, sizeof err);
+    free(tris);
+    if (!ok) {
+        fprintf(stderr, "%s: %s: %s\n", prog, proc ? proc : pos[0], err);
+        return 1;
+    }
+    FILE *f = fopen(out, "wb");
+    if (!f) {
+        fprintf(stderr, "%s: %s: %s\n", prog, out, strerror(errno));
+        bvh_blob_free(&b);
+        return 1;
+    }
+    bool wok = fwrite(b.data, 1, b.size, f) == b.size;
+    wok &= fclose(f) == 0;
+    bvh_blob_free(&b);
+    if (!wok) {
+        fprintf(stderr, "%s: %s: write error\n", prog, out);
+        return 1;
+    }
+    return 0;
+}
