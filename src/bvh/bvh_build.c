@@ -144,10 +144,12 @@ static uint32_t median_split(builder *B, uint32_t start, uint32_t count)
 
 static int bin_of(float c, float lo, float scale)
 {
-    int b = (int)((c - lo) * scale);
-    if (b < 0) b = 0;
-    if (b >= BVH_BINS) b = BVH_BINS - 1;
-    return b;
+    /* Clamp before converting: a tiny centroid extent makes scale (and the product) inf,
+     * and converting inf or NaN to int is undefined. */
+    float f = (c - lo) * scale;
+    if (!(f >= 0.0f)) return 0;
+    if (f >= (float)BVH_BINS) return BVH_BINS - 1;
+    return (int)f;
 }
 
 /* Splits [start, start+count) in two non-empty parts; returns the size of the left one. */
