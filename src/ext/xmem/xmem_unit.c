@@ -1,12 +1,13 @@
 /* xmem_unit.c — the hart adapter of XMEM: `xmem.svm` and SVFAULTI, the LDS and `xlds.*`,
- * `xmem.ldg/stg/pref/cctl/stream`, `xswz.*`, and the (always illegal) compressed
- * load/store (docs/xmem.md). */
+ * `xmem.ldg/stg/pref/cctl/stream`, `xswz.*`, and the compressed load/store through
+ * libzstd (docs/xmem.md). */
 #include "xmem_unit.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "xmem_cache.h"
+#include "xmem_comp.h"
 #include "xmem_swz.h"
 #include "xphmg_csr.h"
 
@@ -243,13 +244,76 @@ static void exec_ten2tex(hart *h, void *ctx, const hart_insn *d)
     exec_swz(h, ctx, d, true);
 }
 
-/* xmem.dloadc / xmem.dstorec: no compressed format is defined (Q-55 leaves it open), so
- * they are illegal in every profile, whatever CAP.XMEM.CAP.COMPRESS says (XMEM 6.5 allows
- * the trap when COMPRESS = 0; every shipped profile has COMPRESS = 0). */
-static void exec_compress(hart *h, void *ctx, const hart_insn *d)
+/* Copies n bytes between guest memory at a and the host buffer b (the range was checked
+ * with range_ok, so every access succeeds). */
+static void guest_read(hart *h, uint64_t a, uint8_t *b, size_t n)
 {
-    (void)ctx;
-    hart_illegal(h, d);
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        (void)hart_load(h, a + i, 1, &v);
+        b[i] = (uint8_t)v;
+    }
+}
+
+static void guest_write(hart *h, uint64_t a, const uint8_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        (void)hart_store(h, a + i, 1, b[i]);
+}
+
+/* xmem.dloadc / xmem.dstorec rd, rs1, rs2, rs3[, cmode] (errata Q-55): decode (load) or
+ * encode (store) rs3[31:0] bytes at rs2 into at most rs3[63:32] bytes at rs1; rd = the
+ * bytes written. Illegal without CAP.XMEM.CAP.COMPRESS (XMEM 6.5: the trap). An
+ * unsupported format, a size above the limit, a corrupt or truncated stream or an output
+ * that does not fit: COMP_ERR, rd = 0, nothing written. Inaccessible ranges (the whole
+ * capacity is checked): the access fault of xlds.cpy with INV_MISS, before any work. */
+static void exec_compress(hart *h, void *ctx, const hart_insn *d, bool store)
+{
+    xmem_unit *u = ctx;
+    cap_snap s;
+    cap_snapshot(&u->cap->cap, &s);
+    if (!(cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_CAP) & CAP_XMEM_CAP_COMPRESS_MASK)) {
+        hart_illegal(h, d);
+        return;
+    }
+    uint64_t dst = hart_x(h, d->rs1), src = hart_x(h, d->rs2), lens = hart_x(h, d->rs3), bad;
+    uint64_t n = (uint32_t)lens, cap = lens >> 32;
+    unsigned rd = d->rd;
+    xmem_comp_cfg cfg =
+        xmem_comp_config(cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_COMP_CTL), (unsigned)(d->imm & 3));
+    size_t out = XMEM_COMP_FAIL;
+    if (n <= XMEM_COMP_MAX_BYTES && cap <= XMEM_COMP_MAX_BYTES) {
+        bool load_ok = range_ok(h, src, n, false, &bad);
+        if (!load_ok || !range_ok(h, dst, cap, true, &bad)) {
+            cap_xmem_event(&u->cap->cap, XMEM_EV_INV_MISS);
+            hart_raise(h, load_ok ? CAUSE_STORE_ACCESS : CAUSE_LOAD_ACCESS, bad);
+            return;
+        }
+        uint8_t *in = malloc(n ? n : 1), *res = malloc(cap ? cap : 1);
+        if (in && res) {
+            guest_read(h, src, in, n);
+            out = store ? xmem_comp_encode(&cfg, in, n, res, cap)
+                        : xmem_comp_decode(&cfg, in, n, res, cap);
+            if (out != XMEM_COMP_FAIL) guest_write(h, dst, res, out);
+        }
+        free(in);
+        free(res);
+    }
+    if (out == XMEM_COMP_FAIL) {
+        cap_xmem_event(&u->cap->cap, CAP_XMEM_EVENTS_COMP_ERR_MASK);
+        out = 0;
+    }
+    hart_set_x(h, rd, out);
+}
+
+static void exec_dloadc(hart *h, void *ctx, const hart_insn *d)
+{
+    exec_compress(h, ctx, d, false);
+}
+
+static void exec_dstorec(hart *h, void *ctx, const hart_insn *d)
+{
+    exec_compress(h, ctx, d, true);
 }
 
 /* ---- Caches and streaming: xmem.ldg/stg/pref/cctl/stream (errata Q-54) ---- */
@@ -369,8 +433,8 @@ static const hart_unit_insn insns[] = {{XOP_XMEM_SVM, exec_svm, HART_WR_X},
                                        /* XSWZ and compression (errata) */
                                        {XOP_XSWZ_TEX2TEN, exec_tex2ten, HART_WR_X},
                                        {XOP_XSWZ_TEN2TEX, exec_ten2tex, HART_WR_X},
-                                       {XOP_XMEM_DLOADC, exec_compress, HART_WR_X},
-                                       {XOP_XMEM_DSTOREC, exec_compress, HART_WR_X},
+                                       {XOP_XMEM_DLOADC, exec_dloadc, HART_WR_X},
+                                       {XOP_XMEM_DSTOREC, exec_dstorec, HART_WR_X},
                                        /* caches and streaming (errata Q-54) */
                                        {XOP_XMEM_LDG, exec_ldg, HART_WR_X},
                                        {XOP_XMEM_STG, exec_stg, HART_WR_NONE},
