@@ -37,6 +37,7 @@ void xphmg_ext_free(xphmg_ext *e)
 {
     if (!e) return;
     xmem_unit_free(&e->xmem);
+    rt_unit_free(&e->rt);
     free(e);
 }
 

@@ -23,31 +23,34 @@ enum {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: xphmg-sim [options] PROG.elf [ARGS...]\n"
-               "Runs a RISC-V RV64GC ELF program (machine mode, HTIF console/syscalls/exit).\n"
-               "\n"
-               "options:\n"
-               "  --ram SIZE         guest RAM size (bytes; K, M, G suffixes), default 256M\n"
-               "  --ram-base ADDR    guest RAM base address, default 0x80000000 (RAM must not\n"
-               "                     overlap the CLINT or the profile's LDS window)\n"
-               "  --max-insns N      stop after N instructions (retired or trapped); exit 124\n"
-               "  --log-commits      write a Spike-format commit log (one line per retired\n"
-               "                     instruction) to stderr\n"
-               "  --log-file FILE    write the commit log to FILE instead (implies --log-commits)\n"
-               "  --stats            print instructions retired and simulated MIPS on stderr\n"
-               "  --dir DIR          host directory the guest's file syscalls are confined to\n"
-               "  --profile FILE     XPHMG implementation profile (YAML, docs/cap.md); default\n"
-               "                     profiles/default.yaml's values\n"
-               "  --help             this text\n"
-               "\n"
-               "exit status:\n"
-               "  0..255  the guest's exit status (HTIF exit / exit())\n"
-               "  124     --max-insns reached before the guest exited\n"
-               "  125     bad command line\n"
-               "  126     PROG cannot be loaded (not a RISC-V ELF64 executable, does not fit RAM)\n"
-               "  127     host-side failure (out of memory, HTIF protocol error, I/O error)\n"
-               "A guest that exits with status 124..127 is indistinguishable from these; the\n"
-               "simulator's own exits always print a one-line reason on stderr.\n");
+    fprintf(f,
+            "usage: xphmg-sim [options] PROG.elf [ARGS...]\n"
+            "Runs a RISC-V RV64GC ELF program (machine mode, HTIF console/syscalls/exit).\n"
+            "\n"
+            "options:\n"
+            "  --ram SIZE         guest RAM size (bytes; K, M, G suffixes), default 256M\n"
+            "  --ram-base ADDR    guest RAM base address, default 0x80000000 (RAM must not\n"
+            "                     overlap the CLINT or the profile's LDS window)\n"
+            "  --max-insns N      stop after N instructions (retired or trapped); exit 124\n"
+            "  --log-commits      write a Spike-format commit log (one line per retired\n"
+            "                     instruction) to stderr\n"
+            "  --log-file FILE    write the commit log to FILE instead (implies --log-commits)\n"
+            "  --stats            print instructions retired and simulated MIPS on stderr\n"
+            "  --rt-threads N     host threads an RT offload job is split over (1-64, default 1;\n"
+            "                     results do not depend on it)\n"
+            "  --dir DIR          host directory the guest's file syscalls are confined to\n"
+            "  --profile FILE     XPHMG implementation profile (YAML, docs/cap.md); default\n"
+            "                     profiles/default.yaml's values\n"
+            "  --help             this text\n"
+            "\n"
+            "exit status:\n"
+            "  0..255  the guest's exit status (HTIF exit / exit())\n"
+            "  124     --max-insns reached before the guest exited\n"
+            "  125     bad command line\n"
+            "  126     PROG cannot be loaded (not a RISC-V ELF64 executable, does not fit RAM)\n"
+            "  127     host-side failure (out of memory, HTIF protocol error, I/O error)\n"
+            "A guest that exits with status 124..127 is indistinguishable from these; the\n"
+            "simulator's own exits always print a one-line reason on stderr.\n");
 }
 
 static int parse_u64(const char *s, uint64_t *out, int allow_suffix)
@@ -113,6 +116,7 @@ int main(int argc, char **argv)
 {
     uint64_t ram_size = UINT64_C(256) << 20, ram_base = UINT64_C(0x80000000), max_insns = 0;
     int log_commits = 0, stats = 0;
+    uint64_t rt_threads = 1;
     const char *dir = NULL, *log_file = NULL, *profile_path = NULL;
     int i = 1;
     for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
@@ -154,6 +158,12 @@ int main(int argc, char **argv)
             i++;
         } else if (!strcmp(o, "--stats")) {
             stats = 1;
+        } else if (!strcmp(o, "--rt-threads")) {
+            if (!val || parse_u64(val, &rt_threads, 0) || rt_threads < 1 || rt_threads > 64) {
+                fprintf(stderr, "xphmg-sim: --rt-threads needs a number from 1 to 64\n");
+                return EXIT_USAGE;
+            }
+            i++;
         } else if (!strcmp(o, "--dir")) {
             if (!val) {
                 fprintf(stderr, "xphmg-sim: --dir needs a directory\n");
@@ -248,6 +258,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "xphmg-sim: %s\n", err);
         return EXIT_HOST;
     }
+    ext->rt.threads = (unsigned)rt_threads;
     if (!img.has_tohost)
         fprintf(stderr,
                 "xphmg-sim: warning: %s has no 'tohost' symbol: it cannot exit "

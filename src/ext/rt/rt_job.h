@@ -49,6 +49,11 @@ typedef struct {
     void *ctx;
     bool (*load)(void *ctx, uint64_t addr, unsigned size, uint64_t *val);
     bool (*store)(void *ctx, uint64_t addr, unsigned size, uint64_t val);
+    /* Optional (may be NULL): a host pointer to the `size` bytes at addr when they are
+     * plain memory that loads would read without side effects, else NULL (the job then
+     * uses load). Called from several threads at once when the job runs split
+     * (rt_job_engine with threads > 1), so it must not change any state. */
+    const uint8_t *(*map)(void *ctx, uint64_t addr, unsigned size);
 } rt_job_mem;
 
 /* Little-endian fields of n bytes (n <= 8) in the RT records. */
@@ -139,5 +144,24 @@ typedef struct {
 
 /* Runs one job under snapshot s. */
 void rt_job_run(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m, rt_job_result *r);
+
+/* The engine's state kept between jobs: a cache of decoded node tiles per thread and the
+ * number of host threads a job is split over (--rt-threads). Results never depend on
+ * either:
+ *   - the cache is a per-job snapshot: every job starts with it empty (a generation
+ *     counter, no clearing), so nodes rewritten between jobs are read again; a store of
+ *     the job itself (queue entries, TAIL, HEAD) that overlaps the cached address range
+ *     empties it as well;
+ *   - with threads > 1 the rays are traced in parallel (reads only, through
+ *     rt_job_mem.map), then the results are appended in ray order by one thread exactly
+ *     as a single thread would; if a traced ray read memory the job writes, or touched
+ *     memory without a map, the parallel results are dropped and the job runs on one
+ *     thread. */
+typedef struct rt_job_engine rt_job_engine;
+rt_job_engine *rt_job_engine_new(unsigned threads);
+void rt_job_engine_free(rt_job_engine *e);
+unsigned rt_job_engine_threads(const rt_job_engine *e);
+void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m, rt_job_engine *e,
+                   rt_job_result *r);
 
 #endif

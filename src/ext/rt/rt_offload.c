@@ -37,6 +37,14 @@ static void update_completed(rt_unit *u)
 /* Runs the oldest queued job and applies its result: flags accrue into STAT/EXC.ST
  * (errata Q-29, never a trap), UNSUP_FMT (Q-69), XMEM events (Q-58), LAST_EC = 3 when
  * the job ended early (a fault or an enabled exception). */
+/* Guest RAM seen directly by the engine's reads: a plain RAM load has no side effect. */
+static const uint8_t *ram_map(void *ctx, uint64_t a, unsigned n)
+{
+    hart *h = ctx;
+    if (n <= h->ram_size && a - h->ram_base <= h->ram_size - n) return h->ram + (a - h->ram_base);
+    return NULL;
+}
+
 static void complete_oldest(hart *h, rt_unit *u)
 {
     rt_pending_job job = u->jobs[0];
@@ -46,9 +54,13 @@ static void complete_oldest(hart *h, rt_unit *u)
     rt_job_decode(job.desc, &jd);
     jd.eps_code = job.desc[RES_EPS];
     jd.pack_hint = (job.desc[RES_PACK] & 1) != 0;
-    rt_job_mem m = {h, hart_quiet_load, hart_quiet_store};
+    rt_job_mem m = {h, hart_quiet_load, hart_quiet_store, ram_map};
     rt_job_result r;
-    rt_job_run(&jd, &job.snap, &m, &r);
+    if (!u->engine) u->engine = rt_job_engine_new(u->threads);
+    if (u->engine)
+        rt_job_run_ex(&jd, &job.snap, &m, u->engine, &r);
+    else
+        rt_job_run(&jd, &job.snap, &m, &r);
     cap_accrue(&u->cap->cap, r.flags);
     if (r.unsup_fmt) cap_note_unsupported(&u->cap->cap);
     if (r.events) cap_xmem_event(&u->cap->cap, r.events);

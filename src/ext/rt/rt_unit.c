@@ -3,6 +3,8 @@
  * The offload instructions are registered here and implemented in rt_offload.c. */
 #include "rt_unit.h"
 
+#include "rt_job.h"
+
 #include <string.h>
 
 #include "xcsr.h"
@@ -126,6 +128,12 @@ static void reset(hart *h, void *ctx)
     u->next_ticket = 1;
     u->completed_ticket = 0;
     u->njobs = 0;
+}
+
+void rt_unit_free(rt_unit *u)
+{
+    rt_job_engine_free(u->engine);
+    u->engine = NULL;
 }
 
 void rt_record_error(rt_unit *u, unsigned ec)

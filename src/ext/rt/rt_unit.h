@@ -41,11 +41,18 @@ typedef struct rt_unit {
     uint64_t completed_ticket; /* every ticket <= this one is complete */
     unsigned njobs;            /* queued, oldest first */
     rt_pending_job jobs[RT_JOBQ_DEPTH];
+    /* the offload engine (node cache, host threads): created at the first job with
+     * `threads` host threads (0 = 1; xphmg-sim --rt-threads), freed by rt_unit_free */
+    unsigned threads;
+    struct rt_job_engine *engine;
 } rt_unit;
 
 /* Registers the unit with h; cap and pmask attached to the same hart and outliving u.
  * rtcap = the profile's RTCAP discovery value. -1 when the hart refuses. */
 int rt_unit_attach(hart *h, rt_unit *u, cap_unit *cap, pmask_unit *pmask, uint64_t rtcap);
+
+/* Frees what the unit allocated (the offload engine). */
+void rt_unit_free(rt_unit *u);
 
 /* Records an error in RTSTAT: LAST_EC = ec, ERR = 1 (errata Q-66). */
 void rt_record_error(rt_unit *u, unsigned ec);
