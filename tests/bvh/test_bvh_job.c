@@ -122,7 +122,7 @@ static void run_mesh(const char *name, bool tri_buf)
     s.pet = CAP_T_FP32;
     s.pol.q = false;
     rt_job_result res;
-    rt_job_mem mem = {&f, f_load, f_store};
+    rt_job_mem mem = {&f, f_load, f_store, NULL};
     rt_job_run(&jd, &s, &mem, &res);
     assert_int_equal(res.status, RT_JOB_OK);
     assert_int_equal(res.rays, NRAYS);

@@ -35,6 +35,13 @@ static bool fault(job_ctx *c, rt_job_status st, uint64_t addr)
     return false;
 }
 
+/* Charges work to the run's budget (rt_job_mem.charge); false when it is exhausted. */
+static bool spend(job_ctx *c, uint64_t units)
+{
+    if (c->m->charge && c->m->charge(c->m->ctx, units)) return fault(c, RT_JOB_BUDGET, 0);
+    return true;
+}
+
 /* n bytes at a (already alignment-checked) in 8/4/2/1-byte loads. */
 static bool load_bytes(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
 {
@@ -132,6 +139,7 @@ static bool leaf(job_ctx *c, const trav_cfg *k, const rt_ray *r, uint64_t tr_add
     rt_trirange tr;
     if (!aligned(c, tr_addr, 16) || !load_bytes(c, tr_addr, 16, b)) return false;
     rt_trirange_decode(b, &tr);
+    if (!spend(c, tr.count)) return false;
     uint64_t base = k->tri_buf ? k->tri_buf : tr.base;
     unsigned tsz = rt_tri_bytes(k->e);
     for (uint32_t i = 0; i < tr.count; i++) {
@@ -182,6 +190,7 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray *ray, trav_hit 
     while (sp > 0) {
         stack_ent e = st[--sp];
         if (++visits > RT_JOB_MAX_VISITS) return fault(c, RT_JOB_STACK, e.addr);
+        if (!spend(c, 1)) return false;
         rt_ray rb = box_ray(ray, eps, best);
         float tn, tf;
         /* A child pushed before a closer hit was found is skipped when its box no longer

@@ -37,6 +37,11 @@ static void update_completed(rt_unit *u)
 /* Runs the oldest queued job and applies its result: flags accrue into STAT/EXC.ST
  * (errata Q-29, never a trap), UNSUP_FMT (Q-69), XMEM events (Q-58), LAST_EC = 3 when
  * the job ended early (a fault or an enabled exception). */
+static bool charge_job(void *hart_ctx, uint64_t units)
+{
+    return hart_charge(hart_ctx, units);
+}
+
 static void complete_oldest(hart *h, rt_unit *u)
 {
     rt_pending_job job = u->jobs[0];
@@ -46,7 +51,7 @@ static void complete_oldest(hart *h, rt_unit *u)
     rt_job_decode(job.desc, &jd);
     jd.eps_code = job.desc[RES_EPS];
     jd.pack_hint = (job.desc[RES_PACK] & 1) != 0;
-    rt_job_mem m = {h, hart_quiet_load, hart_quiet_store};
+    rt_job_mem m = {h, hart_quiet_load, hart_quiet_store, charge_job};
     rt_job_result r;
     rt_job_run(&jd, &job.snap, &m, &r);
     cap_accrue(&u->cap->cap, r.flags);
