@@ -172,6 +172,7 @@ void hart_reset(hart *h, uint64_t reset_pc)
     h->mtime_adj = 0;
     h->stop = false;
     h->trapped = h->halted = h->wfi_pending = false;
+    h->budget_end = UINT64_MAX; /* no hart_run in progress: nothing to exhaust */
     h->exit_code = 0;
     h->resv_valid = false;
     icache_flush(h);
@@ -1111,14 +1112,32 @@ static void run_traced(hart *h, int64_t n)
     h->pc = pc;
 }
 
-hart_run_result hart_run(hart *h, uint64_t max_insns)
+bool hart_charge(hart *h, uint64_t units)
+{
+    h->charged = units > UINT64_MAX - h->charged ? UINT64_MAX : h->charged + units;
+    if (!h->charging || h->budget_end == UINT64_MAX) return false;
+    h->stop = true; /* the batch was sized without this work: let hart_run re-plan */
+    /* Exhausted when this instruction (1) and everything charged cannot fit. */
+    uint64_t used = h->instret + h->traps + 1;
+    return h->charged > h->budget_end || used > h->budget_end - h->charged;
+}
+
+void hart_set_charging(hart *h, bool on)
+{
+    h->charging = on;
+}
+
+static hart_run_result run_bounded(hart *h, uint64_t max_insns)
 {
     /* Trapping instructions count toward the limit too, so a trap loop (say mtvec
-     * pointing at unmapped memory) still ends. */
-    uint64_t start = h->instret + h->traps;
+     * pointing at unmapped memory) still ends; so does the work units charge
+     * (hart_charge). */
+    uint64_t charged0 = h->charging ? h->charged : 0;
+    uint64_t start = h->instret + h->traps + charged0;
+    h->budget_end = max_insns && start + max_insns > start ? start + max_insns : UINT64_MAX;
     for (;;) {
         if (h->halted) return HART_RUN_HALTED;
-        uint64_t done = h->instret + h->traps - start;
+        uint64_t done = h->instret + h->traps + (h->charging ? h->charged : 0) - start;
         if (max_insns && done >= max_insns) return HART_RUN_LIMIT;
         if (h->wfi_pending) do_wfi(h);
         take_interrupt(h);
@@ -1130,4 +1149,11 @@ hart_run_result hart_run(hart *h, uint64_t max_insns)
             run_fast(h, n);
         if (h->poll && !h->halted) h->poll(h, h->poll_ctx);
     }
+}
+
+hart_run_result hart_run(hart *h, uint64_t max_insns)
+{
+    hart_run_result r = run_bounded(h, max_insns);
+    h->budget_end = UINT64_MAX;
+    return r;
 }

@@ -174,6 +174,9 @@ struct hart {
     bool halted;
     int exit_code;
     bool wfi_pending;
+    uint64_t charged;    /* work units charged by hart_charge since reset (not guest-visible) */
+    bool charging;       /* charged units count toward hart_run's max_insns */
+    uint64_t budget_end; /* hart_run's limit in instret + traps + charged; UINT64_MAX = none */
 
     /* LR/SC reservation */
     uint64_t resv_addr;
@@ -230,6 +233,18 @@ typedef enum { HART_RUN_HALTED, HART_RUN_LIMIT } hart_run_result;
 /* Runs until halted or until `max_insns` instructions have retired in this call
  * (0 = no limit). */
 hart_run_result hart_run(hart *h, uint64_t max_insns);
+
+/* Charges `units` of work done inside the current instruction (elements moved, nodes
+ * visited, triangles tested: the exchange rates are in docs/sim.md, "Limits") against
+ * hart_run's max_insns, one unit counting as one instruction (errata P-300), when
+ * hart_set_charging is on. Returns true when this instruction and its work no longer
+ * fit in the budget: the caller stops its work at once and returns; the
+ * run then ends with HART_RUN_LIMIT after this instruction, whose effects may be
+ * partial. Guest-visible counters (minstret, mtime) are not affected. */
+bool hart_charge(hart *h, uint64_t units);
+/* Off by default (units are only counted, so a test can step a multi-element
+ * instruction with hart_run(h, 1)); xphmg-sim turns it on. */
+void hart_set_charging(hart *h, bool on);
 
 /* Traps (used by handlers and units). hart_raise sets up the trap and marks the current
  * instruction as not retired; the handler must return right after. */

@@ -62,7 +62,7 @@ static bool f_store(void *ctx, uint64_t a, unsigned n, uint64_t v)
     return true;
 }
 
-static const rt_job_mem MEM = {&F, f_load, f_store, NULL};
+static const rt_job_mem MEM = {&F, f_load, f_store, NULL, NULL};
 
 static void w(uint64_t a, unsigned n, uint64_t v)
 {

@@ -112,6 +112,13 @@ static bool fault(job_ctx *c, rt_job_status st, uint64_t addr)
     return false;
 }
 
+/* Charges work to the run's budget (rt_job_mem.charge); false when it is exhausted. */
+static bool spend(job_ctx *c, uint64_t units)
+{
+    if (c->m->charge && c->m->charge(c->m->ctx, units)) return fault(c, RT_JOB_BUDGET, 0);
+    return true;
+}
+
 /* n bytes at a (already alignment-checked) in 8/4/2/1-byte loads. */
 static bool load_bytes(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
 {
@@ -253,6 +260,7 @@ static bool leaf(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, uint64_t tr
     rt_trirange tr;
     if (!aligned(c, tr_addr, 16) || !fetch(c, tr_addr, 16, b)) return false;
     rt_trirange_decode(b, &tr);
+    if (!spend(c, tr.count)) return false;
     uint64_t base = k->tri_buf ? k->tri_buf : tr.base;
     unsigned tsz = rt_tri_bytes(k->e);
     for (uint32_t i = 0; i < tr.count; i++) {
@@ -294,6 +302,7 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
     while (sp > 0) {
         stack_ent e = st[--sp];
         if (++visits > RT_JOB_MAX_VISITS) return fault(c, RT_JOB_STACK, e.addr);
+        if (!spend(c, 1)) return false;
         float tmax = best->hit && best->t < tmax_w ? best->t : tmax_w;
         /* A child pushed before a closer hit was found is skipped when its box no longer
          * overlaps [tmin, closest hit] (the root has no box): the slab test's last step
@@ -560,7 +569,8 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
     int mode = rt_rne_enter();
     uint32_t n = (uint32_t)(((uint64_t)rq.tail + rq.cap - rq.head) % rq.cap);
     ray_out *out = NULL;
-    if (eng->threads > 1 && m->map && n >= 4 * SPLIT_BLOCK) out = malloc((size_t)n * sizeof *out);
+    if (eng->threads > 1 && m->map && !m->charge && n >= 4 * SPLIT_BLOCK)
+        out = malloc((size_t)n * sizeof *out);
     if (out && split_trace(eng, m, &k, &rq, &hq, &mq, n, out)) {
         for (uint32_t j = 0; j < n; j++) {
             uint32_t i = (uint32_t)(((uint64_t)rq.head + j) % rq.cap);

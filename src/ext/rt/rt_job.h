@@ -54,6 +54,11 @@ typedef struct {
      * uses load). Called from several threads at once when the job runs split
      * (rt_job_engine with threads > 1), so it must not change any state. */
     const uint8_t *(*map)(void *ctx, uint64_t addr, unsigned size);
+    /* Optional (NULL: free): charges units of work (one per node visited, one per
+     * triangle of a TriRange, before testing it); true = the run's budget is exhausted
+     * and the job ends with RT_JOB_BUDGET (hart_charge, errata P-300). A job with a
+     * charge callback is never split across threads. */
+    bool (*charge)(void *ctx, uint64_t units);
 } rt_job_mem;
 
 /* Little-endian fields of n bytes (n <= 8) in the RT records. */
@@ -123,6 +128,7 @@ typedef enum {
     RT_JOB_QUEUE_FULL, /* the hit or miss queue had no free slot */
     RT_JOB_FP_EXC,     /* an exception enabled in the snapshot's EXC.EN */
     RT_JOB_STACK,      /* traversal stack overflow (a BVH deeper than RT_JOB_STACK_DEPTH) */
+    RT_JOB_BUDGET,     /* the simulator's --max-insns budget ran out (mem.charge) */
 } rt_job_status;
 
 /* Traversal stack entries (a cyclic or very deep BVH faults instead of looping). */

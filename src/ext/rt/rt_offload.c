@@ -45,6 +45,11 @@ static const uint8_t *ram_map(void *ctx, uint64_t a, unsigned n)
     return NULL;
 }
 
+static bool charge_job(void *hart_ctx, uint64_t units)
+{
+    return hart_charge(hart_ctx, units);
+}
+
 static void complete_oldest(hart *h, rt_unit *u)
 {
     rt_pending_job job = u->jobs[0];
@@ -54,7 +59,10 @@ static void complete_oldest(hart *h, rt_unit *u)
     rt_job_decode(job.desc, &jd);
     jd.eps_code = job.desc[RES_EPS];
     jd.pack_hint = (job.desc[RES_PACK] & 1) != 0;
-    rt_job_mem m = {h, hart_quiet_load, hart_quiet_store, ram_map};
+    /* Work is charged only to a bounded run; such a job runs on one host thread, so the
+     * budget runs out at the same ray whatever --rt-threads says (errata P-300). */
+    bool bounded = h->charging && h->budget_end != UINT64_MAX;
+    rt_job_mem m = {h, hart_quiet_load, hart_quiet_store, ram_map, bounded ? charge_job : NULL};
     rt_job_result r;
     if (!u->engine) u->engine = rt_job_engine_new(u->threads);
     if (u->engine)

@@ -10,8 +10,9 @@
 #include "xcsr.h"
 #include "xphmg_csr.h"
 
-#define RT_CSR_LO XPHMG_CSR_RTCFG
-#define RT_CSR_HI XPHMG_CSR_RTUV
+#define RT_TRI_CHARGE_CHUNK 4096u /* rt.tri charges its triangles this many at a time */
+#define RT_CSR_LO           XPHMG_CSR_RTCFG
+#define RT_CSR_HI           XPHMG_CSR_RTUV
 
 /* FLAGS (imm[11:0]) of rt.bbox / rt.tri (XPHMG_RT 7.1/7.2, errata, P-70). */
 #define F_BIT0      0x001u /* rt.bbox T_CLAMP, rt.tri CULL_BACK */
@@ -337,6 +338,10 @@ static void exec_tri(hart *h, void *ctx, const hart_insn *d)
     uint64_t prim = 0;
     float bt = 0, bu = 0, bv = 0;
     for (uint32_t k = 0; k < tr.count; k++) {
+        /* One unit per triangle (P-300), charged per chunk before testing it. */
+        if (k % RT_TRI_CHARGE_CHUNK == 0 &&
+            hart_charge(h, tr.count - k < RT_TRI_CHARGE_CHUNK ? tr.count - k : RT_TRI_CHARGE_CHUNK))
+            return;
         uint64_t idx = (uint64_t)tr.first + k;
         if (!load_record(h, u, tr.base + idx * rt_tri_bytes(e), es, 9, trib)) return;
         float v[3][3], t, uu, vv;

@@ -99,6 +99,7 @@ void xmem_svm_exec(const xmem_svm_cfg *c, const xmem_svm_mem *m, uint64_t buf, u
                    xmem_svm_result *r)
 {
     r->events = 0;
+    r->performed = 0;
     r->fault_store = false;
     r->tval = 0;
     /* Predicate-false elements of a scatter or a merging gather have no effect at all:
@@ -112,6 +113,7 @@ void xmem_svm_exec(const xmem_svm_cfg *c, const xmem_svm_mem *m, uint64_t buf, u
         }
         bool oob = false, store = false;
         uint64_t addr = 0;
+        r->performed++;
         bool ok = element(c, m, buf, i, &oob, &store, &addr);
         if (oob) r->events |= CAP_XMEM_EVENTS_INV_MISS_MASK;
         if (!ok) {

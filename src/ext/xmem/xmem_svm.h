@@ -75,11 +75,12 @@ typedef enum {
 
 typedef struct {
     xmem_svm_status status;
-    uint64_t rd;       /* elements completed (DONE, FOF_STOP); the faulting index (TRAP) */
-    uint64_t svfaulti; /* the new SVFAULTI value (always written) */
-    bool fault_store;  /* TRAP: store access fault (else load access fault) */
-    uint64_t tval;     /* TRAP: the faulting address (mtval) */
-    uint64_t events;   /* CAP.XMEM.EVENTS bits to set (INV_MISS), 0 when none */
+    uint64_t rd;        /* elements completed (DONE, FOF_STOP); the faulting index (TRAP) */
+    uint64_t svfaulti;  /* the new SVFAULTI value (always written) */
+    bool fault_store;   /* TRAP: store access fault (else load access fault) */
+    uint64_t tval;      /* TRAP: the faulting address (mtval) */
+    uint64_t events;    /* CAP.XMEM.EVENTS bits to set (INV_MISS), 0 when none */
+    uint64_t performed; /* elements looked at (masked-off ones skipped are not): the work */
 } xmem_svm_result;
 
 /* Runs one `xmem.svm` with data buffer buf (rs1) and count elements (rs2). */

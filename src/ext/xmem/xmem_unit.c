@@ -61,6 +61,9 @@ static void exec_svm(hart *h, void *ctx, const hart_insn *d)
     xmem_svm_mem m = {h, hart_quiet_load, hart_quiet_store};
     xmem_svm_result r;
     xmem_svm_exec(&cfg, &m, buf, count, &r);
+    /* One unit per element performed (P-300), charged afterwards: they are bounded by
+     * the accessible memory. */
+    hart_charge(h, r.performed);
     u->svfaulti = r.svfaulti;
     if (r.events) cap_xmem_event(&u->cap->cap, r.events);
     if (r.status == XMEM_SVM_TRAP) {
@@ -175,6 +178,9 @@ static void exec_cpy(hart *h, void *ctx, const hart_insn *d)
         hart_raise(h, load_ok ? CAUSE_STORE_ACCESS : CAUSE_LOAD_ACCESS, bad);
         return;
     }
+    /* One unit per 8 bytes (P-300), charged once both ranges are known to be accessible
+     * (so at most the RAM size is charged) and before anything is moved. */
+    if (hart_charge(h, n / 8 + 1)) return;
     /* Overlap-safe: forwards when the destination is below the source, else backwards;
      * an 8-byte chunk is loaded whole before it is stored. */
     if (dst - src >= n || dst <= src) {
@@ -231,6 +237,9 @@ static void exec_swz(hart *h, void *ctx, const hart_insn *d, bool ten2tex)
         hart_raise(h, r.fault_store ? CAUSE_STORE_ACCESS : CAUSE_LOAD_ACCESS, r.tval);
         return;
     }
+    /* One unit per 8 bytes moved (P-300), charged afterwards: the extent is decoded
+     * inside xmem_swz_exec and the move is bounded by the accessible memory. */
+    hart_charge(h, r.rd / 8);
     hart_set_x(h, rd, r.rd);
 }
 
