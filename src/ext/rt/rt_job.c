@@ -24,6 +24,7 @@ void rt_job_decode(const uint8_t desc[RT_DESC_BYTES], rt_job_desc *jd)
 typedef struct {
     const rt_job_mem *m;
     rt_job_result *r;
+    rt_fetch fetch; /* rays and BVH records (SVMEM rules, rt_fetch.h) */
 } job_ctx;
 
 static bool fault(job_ctx *c, rt_job_status st, uint64_t addr)
@@ -59,6 +60,15 @@ static bool store_bytes(job_ctx *c, uint64_t a, unsigned n, const uint8_t *buf)
         i += sz;
     }
     return true;
+}
+
+/* The job's view of a fetch: a failed one is a memory fault of the ray being processed. */
+static bool fetched(job_ctx *c, rt_fetch_status st)
+{
+    if (c->fetch.inv_miss) c->r->events |= CAP_XMEM_EVENTS_INV_MISS_MASK;
+    if (st == RT_FETCH_OK) return true;
+    return fault(c, st == RT_FETCH_MISALIGNED ? RT_JOB_MISALIGNED : RT_JOB_MEM_FAULT,
+                 c->fetch.fault_addr);
 }
 
 static bool aligned(job_ctx *c, uint64_t a, uint64_t align)
@@ -128,18 +138,13 @@ typedef struct {
 /* Tests the triangles of the TriRange at tr_addr against r; updates *best. */
 static bool leaf(job_ctx *c, const trav_cfg *k, const rt_ray *r, uint64_t tr_addr, trav_hit *best)
 {
-    uint8_t b[16], tb[36];
     rt_trirange tr;
-    if (!aligned(c, tr_addr, 16) || !load_bytes(c, tr_addr, 16, b)) return false;
-    rt_trirange_decode(b, &tr);
+    if (!fetched(c, rt_fetch_trirange(&c->fetch, tr_addr, &tr))) return false;
     uint64_t base = k->tri_buf ? k->tri_buf : tr.base;
-    unsigned tsz = rt_tri_bytes(k->e);
     for (uint32_t i = 0; i < tr.count; i++) {
         uint32_t prim = tr.first + i;
-        uint64_t a = base + (uint64_t)prim * tsz;
         float v[3][3], t, u, vv;
-        if (!aligned(c, a, rt_elem_bytes(k->e)) || !load_bytes(c, a, tsz, tb)) return false;
-        rt_tri_decode(tb, k->e, v);
+        if (!fetched(c, rt_fetch_tri(&c->fetch, base, prim, k->e, v))) return false;
         if (!rt_tri_test(r, v, k->cull, k->eps, &t, &u, &vv)) continue;
         if (best->hit && !(t < best->t || (t == best->t && prim < best->prim))) continue;
         best->hit = true;
@@ -193,11 +198,8 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray *ray, trav_hit 
             if (k->any && best->hit) return true;
             continue;
         }
-        uint8_t b[128];
         rt_node4 nodes[2];
-        if (!aligned(c, e.addr, 64u * nn) || !load_bytes(c, e.addr, 64u * nn, b)) return false;
-        for (unsigned i = 0; i < nn; i++)
-            rt_node4_decode(b + 64 * i, &nodes[i]);
+        if (!fetched(c, rt_fetch_node(&c->fetch, e.addr, nn, nodes))) return false;
         rt_bbox_res res;
         rt_bbox_children(&rb, nodes, nn, &res);
         /* Push far to near so the nearest child is visited first. */
@@ -216,6 +218,48 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray *ray, trav_hit 
 
 /* ---- the job ---- */
 
+/* Ray slot i of the ray queue: traversal and its hit or miss entry (nothing at all for a
+ * masked-off lane, RT 8.2/8.3), then the ray HEAD = i + 1. False when the job ends here
+ * (c->r->status set). */
+static bool run_ray(job_ctx *c, const trav_cfg *cfg, const cap_snap *s, bool lane, uint32_t i,
+                    queue *rq, queue *hq, queue *mq)
+{
+    rt_job_result *r = c->r;
+    if (lane) {
+        rt_ray ray;
+        uint64_t ra = rq->base + (uint64_t)i * rt_ray_bytes(cfg->e);
+        if (!fetched(c, rt_fetch_ray(&c->fetch, ra, cfg->e, &ray))) return false;
+        trav_hit h;
+        if (!traverse(c, cfg, &ray, &h)) return false;
+        if (h.hit) {
+            num_flags f = 0;
+            uint8_t ent[RT_HIT_BYTES] = {0};
+            rt_le_put(ent, 4, i);
+            rt_le_put(ent + 4, 4, h.prim);
+            rt_le_put(ent + 8, 4, rt_result_encode(h.t, cfg->e, &s->pol, &f));
+            rt_le_put(ent + 12, 4, rt_result_encode(h.u, cfg->e, &s->pol, &f));
+            rt_le_put(ent + 16, 4, rt_result_encode(h.v, cfg->e, &s->pol, &f));
+            r->flags |= f;
+            if (cap_trap_flags(s, f)) {
+                r->status = RT_JOB_FP_EXC;
+                return false;
+            }
+            if (!queue_push(c, hq, ent, RT_HIT_BYTES)) return false;
+            r->hits++;
+        } else {
+            uint8_t ent[RT_MISS_BYTES];
+            rt_le_put(ent, 4, i);
+            if (!queue_push(c, mq, ent, RT_MISS_BYTES)) return false;
+            r->misses++;
+        }
+    }
+    uint8_t hb[4];
+    rt_le_put(hb, 4, ((uint64_t)i + 1) % rq->cap);
+    if (!store_bytes(c, rq->desc, 4, hb)) return false;
+    r->rays++;
+    return true;
+}
+
 static unsigned effective_dom(const rt_job_desc *jd, const cap_snap *s)
 {
     unsigned dom = jd->memctl[0];
@@ -227,7 +271,7 @@ static unsigned effective_dom(const rt_job_desc *jd, const cap_snap *s)
 void rt_job_run(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m, rt_job_result *r)
 {
     memset(r, 0, sizeof *r);
-    job_ctx c = {m, r};
+    job_ctx c = {.m = m, .r = r};
     uint64_t xcap = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_CAP);
     uint64_t descpol = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_DESCPOL);
     uint64_t clsmap = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_CLSMAP);
@@ -257,54 +301,37 @@ void rt_job_run(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m, r
     }
 
     /* Element format of rays, triangles and results (errata Q-69). */
-    trav_cfg k;
-    if (!rt_elem_from_pet(s->pet, s->pol.q, &k.e)) r->unsup_fmt = true;
-    k.cull = (jd->opts & RT_OPT_CULL_BACK) != 0;
-    k.any = (jd->opts & RT_OPT_ANY_HIT) != 0;
-    k.node8 = (jd->opts & RT_OPT_NODE8) != 0;
-    k.eps = jd->eps_code;
-    k.bvh = jd->bvh_base;
-    k.tri_buf = jd->tri_buf;
+    trav_cfg cfg;
+    if (!rt_elem_from_pet(s->pet, s->pol.q, &cfg.e)) r->unsup_fmt = true;
+    cfg.cull = (jd->opts & RT_OPT_CULL_BACK) != 0;
+    cfg.any = (jd->opts & RT_OPT_ANY_HIT) != 0;
+    cfg.node8 = (jd->opts & RT_OPT_NODE8) != 0;
+    cfg.eps = jd->eps_code;
+    cfg.bvh = jd->bvh_base;
+    cfg.tri_buf = jd->tri_buf;
+
+    /* SVMEM of the snapshot (errata P-320): OOB-zero for the fetches, FOF per ray. */
+    uint64_t svmmode = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_SVMMODE);
+    bool fof = (cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_SVMSCL) & CAP_XMEM_SVMSCL_FOF_MASK) != 0;
+    c.fetch = (rt_fetch){.mem = m,
+                         .oob_zero = (svmmode & CAP_XMEM_SVMMODE_BOUND_CHECK_MASK) &&
+                                     (svmmode & CAP_XMEM_SVMMODE_ALLOW_OOB_ZERO_MASK)};
 
     queue rq, hq, mq;
     if (!queue_read(&c, jd->rayq, &rq) || !queue_read(&c, jd->hitq, &hq) ||
         !queue_read(&c, jd->missq, &mq))
         return;
-    unsigned rsz = rt_ray_bytes(k.e), el = rt_elem_bytes(k.e);
     if (!aligned(&c, hq.base, 4) || !aligned(&c, mq.base, 4)) return;
 
-    for (uint32_t i = rq.head; i != rq.tail; i = (uint32_t)(((uint64_t)i + 1) % rq.cap)) {
-        uint8_t rb[32];
-        uint64_t ra = rq.base + (uint64_t)i * rsz;
-        rt_ray ray;
-        if (!aligned(&c, ra, el) || !load_bytes(&c, ra, rsz, rb)) return;
-        rt_ray_decode(rb, k.e, &ray);
-        trav_hit h;
-        if (!traverse(&c, &k, &ray, &h)) return;
-        if (h.hit) {
-            num_flags f = 0;
-            uint8_t ent[RT_HIT_BYTES] = {0};
-            rt_le_put(ent, 4, i);
-            rt_le_put(ent + 4, 4, h.prim);
-            rt_le_put(ent + 8, 4, rt_result_encode(h.t, k.e, &s->pol, &f));
-            rt_le_put(ent + 12, 4, rt_result_encode(h.u, k.e, &s->pol, &f));
-            rt_le_put(ent + 16, 4, rt_result_encode(h.v, k.e, &s->pol, &f));
-            r->flags |= f;
-            if (cap_trap_flags(s, f)) {
-                r->status = RT_JOB_FP_EXC;
-                return;
-            }
-            if (!queue_push(&c, &hq, ent, RT_HIT_BYTES)) return;
-            r->hits++;
-        } else {
-            uint8_t ent[RT_MISS_BYTES];
-            rt_le_put(ent, 4, i);
-            if (!queue_push(&c, &mq, ent, RT_MISS_BYTES)) return;
-            r->misses++;
+    uint64_t k = 0; /* the ray's lane: its position in the job */
+    for (uint32_t i = rq.head; i != rq.tail; i = (uint32_t)(((uint64_t)i + 1) % rq.cap), k++) {
+        r->svfaulti = k;
+        bool lane = !((jd->lanes_off >> (k % 64)) & 1);
+        if (!run_ray(&c, &cfg, s, lane, i, &rq, &hq, &mq)) {
+            if (fof && k > 0 && (r->status == RT_JOB_MEM_FAULT || r->status == RT_JOB_MISALIGNED))
+                r->status = RT_JOB_FOF_STOP;
+            return;
         }
-        uint8_t hb[4];
-        rt_le_put(hb, 4, ((uint64_t)i + 1) % rq.cap);
-        if (!store_bytes(&c, rq.desc, 4, hb)) return;
-        r->rays++;
     }
+    r->svfaulti = ~UINT64_C(0);
 }
