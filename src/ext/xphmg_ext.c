@@ -30,6 +30,7 @@ xphmg_ext *xphmg_ext_attach(hart *h, const cap_profile *prof, char *err, size_t 
         free(e);
         return NULL;
     }
+    e->rt.svfaulti = &e->xmem.svfaulti; /* RT reports its first-faulting ray there (P-322) */
     return e;
 }
 

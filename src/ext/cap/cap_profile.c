@@ -271,6 +271,27 @@ static bool set_variants(ctx *c, cap_profile *p, const yaml_node_t *v)
     return true;
 }
 
+/* RT's dependencies (RT 3, errata Q-02, Q-04, P-325): a profile that advertises any RTCAP
+ * bit has the CAP version RT 0.1.1 was published with (CAP.VERS >= 0.1.1) and PMASK, whose
+ * banks RT's predicate fields name (RT 2, 8.2). XMEM is always attached here and its LDS
+ * is optional for RT (RT-004). A profile without them must say `rtcap: 0`, so that RT is
+ * unsupported and its instructions trap (RT-002). */
+static bool check_rt_dependencies(ctx *c, const cap_profile *p)
+{
+    uint64_t rtcap = 0, vers = 0, pm = 0;
+    base_value(p, XPHMG_CSR_RTCAP, &rtcap);
+    if (!rtcap) return true;
+    base_value(p, XPHMG_CSR_CAP_VERS, &vers);
+    base_value(p, XPHMG_CSR_CAP_PMASK_CAP, &pm);
+    const char *missing = (vers & 0xFFFFFF00u) < 0x00010100u      ? "CAP.VERS >= 0.1.1"
+                          : !GET(pm, CAP_PMASK_CAP_PMASK_PRESENT) ? "PMASK (PMASK_PRESENT=1)"
+                                                                  : NULL;
+    if (missing)
+        return fail(c, NULL, "rtcap is not 0 but XPHMG_RT requires %s (RT 3); set rtcap: 0",
+                    missing);
+    return true;
+}
+
 /* Cross-CSR rules: what the unit and the numeric engine can honour (docs/cap.md). */
 static bool check(ctx *c, const cap_profile *p)
 {
@@ -319,7 +340,7 @@ static bool check(ctx *c, const cap_profile *p)
         return fail(c, NULL,
                     "cap_prec_cap must support the reset state PET=FP16, EW=16, "
                     "ACCW=FP32 (CAP 4.4.2.4)");
-    return true;
+    return check_rt_dependencies(c, p);
 }
 
 cap_profile *cap_profile_parse(const char *text, size_t len, const char *origin, char *err,
