@@ -34,7 +34,8 @@ static void usage(FILE *f)
                "  --log-commits      write a Spike-format commit log (one line per retired\n"
                "                     instruction) to stderr\n"
                "  --log-file FILE    write the commit log to FILE instead (implies --log-commits)\n"
-               "  --stats            print instructions retired and simulated MIPS on stderr\n"
+               "  --stats            print instructions retired, simulated MIPS and the XMEM L1\n"
+               "                     statistics on stderr\n"
                "  --dir DIR          host directory the guest's file syscalls are confined to\n"
                "  --profile FILE     XPHMG implementation profile (YAML, docs/cap.md); default\n"
                "                     profiles/default.yaml's values\n"
@@ -290,6 +291,7 @@ int main(int argc, char **argv)
                 "%.3f s, %.1f MIPS (CPU time %.3f s, %.1f MIPS)\n",
                 h->instret, h->traps, dt, dt > 0 ? (double)h->instret / dt / 1e6 : 0.0, dc,
                 dc > 0 ? (double)h->instret / dc / 1e6 : 0.0);
+        xmem_unit_print_stats(&ext->xmem, stderr); /* the L1 model (errata P-221) */
     }
     if (log && fflush(log) != 0) {
         fprintf(stderr, "xphmg-sim: error writing the commit log\n");

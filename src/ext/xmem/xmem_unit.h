@@ -9,6 +9,8 @@
 #ifndef XPHMG_EXT_XMEM_UNIT_H
 #define XPHMG_EXT_XMEM_UNIT_H
 
+#include <stdio.h>
+
 #include "cap_unit.h"
 #include "hart.h"
 #include "pmask_unit.h"
@@ -31,6 +33,8 @@ typedef struct {
  * overlaps RAM or the CLINT) or the host cannot allocate (then nothing is left to free).
  * The window's size and Tier-0 partition come from cap's discovery values. */
 int xmem_unit_attach(hart *h, xmem_unit *u, cap_unit *cap, pmask_unit *pmask);
+/* One line "xphmg-sim: xmem.l1 hits N, misses N, ..." with every L1 statistic. */
+void xmem_unit_print_stats(const xmem_unit *u, FILE *f);
 /* Frees what attach allocated (after the hart stops using the window). */
 void xmem_unit_free(xmem_unit *u);
 
