@@ -128,6 +128,12 @@ typedef struct {
  * right after any store that touches [watch_lo, watch_hi) (HTIF tohost). */
 typedef void (*hart_poll_fn)(hart *h, void *ctx);
 
+/* A region's access policy (hart_region_set_check): whether the access of size bytes at
+ * addr (a store or AMO when store) may proceed; probe = hart_mem_ok asking on a unit's
+ * behalf (nothing is accessed either way). */
+typedef bool (*hart_region_check_fn)(void *ctx, uint64_t addr, unsigned size, bool store,
+                                     bool probe);
+
 /* The hart's state is public so handlers (base and units) stay inline-cheap; code
  * outside src/sim should prefer the accessor functions. */
 struct hart {
@@ -162,6 +168,8 @@ struct hart {
     struct {
         uint64_t base, size;
         uint8_t *host;
+        hart_region_check_fn check; /* NULL: every access proceeds */
+        void *check_ctx;
     } region[HART_MAX_REGIONS];
 
     /* CLINT */
@@ -269,6 +277,11 @@ bool hart_amo(hart *h, unsigned funct5, uint64_t addr, unsigned size, uint64_t s
  * another region, or HART_MAX_REGIONS are in use. For units that own a memory window
  * (the XMEM LDS, docs/xmem.md). */
 int hart_add_region(hart *h, uint64_t base, uint64_t size, uint8_t *host);
+/* Gives the region added at base an access policy: every load, store, LR/SC, AMO and
+ * hart_mem_ok probe that reaches it asks fn first, and a refused access is an access
+ * fault like an unmapped address (the XMEM region model, docs/xmem.md). RAM and its fast
+ * path never consult a policy. -1 when no region starts at base. */
+int hart_region_set_check(hart *h, uint64_t base, hart_region_check_fn fn, void *ctx);
 
 /* CSR access as a Zicsr instruction would do it (privilege checks included); false
  * when the access is illegal. */

@@ -48,7 +48,9 @@ static void complete_oldest(hart *h, rt_unit *u)
     jd.pack_hint = (job.desc[RES_PACK] & 1) != 0;
     rt_job_mem m = {h, hart_quiet_load, hart_quiet_store};
     rt_job_result r;
+    if (u->policy.begin) u->policy.begin(u->policy.ctx, &job.snap, jd.memctl);
     rt_job_run(&jd, &job.snap, &m, &r);
+    if (u->policy.begin) r.events |= u->policy.end(u->policy.ctx);
     cap_accrue(&u->cap->cap, r.flags);
     if (r.unsup_fmt) cap_note_unsupported(&u->cap->cap);
     if (r.events) cap_xmem_event(&u->cap->cap, r.events);

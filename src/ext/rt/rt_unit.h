@@ -30,6 +30,16 @@ typedef struct {
     cap_snap snap;
 } rt_pending_job;
 
+/* The memory policy the offload engine's accesses are checked under (the XMEM region
+ * model, wired by xphmg_ext; errata P-203): begin before a job runs (its submit snapshot
+ * and FMT_MEMCTL bytes), end after it, returning the CAP.XMEM.EVENTS bits its refused
+ * accesses earned. begin = NULL: no policy. */
+typedef struct {
+    void (*begin)(void *ctx, const cap_snap *s, const uint8_t memctl[24]);
+    uint64_t (*end)(void *ctx);
+    void *ctx;
+} rt_mem_policy;
+
 typedef struct rt_unit {
     cap_unit *cap;     /* not owned */
     pmask_unit *pmask; /* not owned */
@@ -41,6 +51,7 @@ typedef struct rt_unit {
     uint64_t completed_ticket; /* every ticket <= this one is complete */
     unsigned njobs;            /* queued, oldest first */
     rt_pending_job jobs[RT_JOBQ_DEPTH];
+    rt_mem_policy policy;
 } rt_unit;
 
 /* Registers the unit with h; cap and pmask attached to the same hart and outliving u.

@@ -60,6 +60,8 @@ static void reset(hart *h, void *ctx)
     (void)h;
     xmem_unit *u = ctx;
     u->svfaulti = XMEM_SVFAULTI_RESET;
+    u->actor_set = false;
+    u->denied = 0;
     /* The LDS: no allocations, contents zero (errata Q-50). */
     xmem_lds_reset(&u->lds);
     xmem_cache_reset(&u->l1); /* the tag model: empty, unlocked */
@@ -83,6 +85,12 @@ static void exec_svm(hart *h, void *ctx, const hart_insn *d)
     cap_snapshot(&u->cap->cap, &s);
     xmem_svm_cfg cfg;
     xmem_svm_config(&s, pbank ? pmask_get(&u->pmask->pm, pbank) : ~UINT64_C(0), &cfg);
+    /* BOUND_CHECK bounds the elements by the region SVMBASE lies in (errata P-205). */
+    const xmem_lds_blk *rb = xmem_lds_find(&u->lds, cfg.base);
+    if (rb) {
+        cfg.bound_lo = rb->base;
+        cfg.bound_size = rb->size;
+    }
     xmem_svm_mem m = {h, hart_quiet_load, hart_quiet_store};
     xmem_svm_result r;
     xmem_svm_exec(&cfg, &m, buf, count, &r);
@@ -112,20 +120,139 @@ static void exec_alloc(hart *h, void *ctx, const hart_insn *d)
     hart_set_x(h, d->rd, r.addr);
 }
 
-/* xlds.free rs1: a wild, double or zero free is ignored and sets INV_MISS. */
+/* The hart as an actor: domain CAP.XMEM.DOM, public tag, the current policy (on the
+ * sequential hart the CSRs read now are the instruction boundary's). */
+static xmem_actor hart_actor(const xmem_unit *u)
+{
+    uint64_t xcap = 0, descpol = 0, dom = 0;
+    cap_csr_read(&u->cap->cap, XPHMG_CSR_CAP_XMEM_CAP, &xcap);
+    cap_csr_read(&u->cap->cap, XPHMG_CSR_CAP_XMEM_DESCPOL, &descpol);
+    cap_csr_read(&u->cap->cap, XPHMG_CSR_CAP_XMEM_DOM, &dom);
+    return xmem_actor_from(xcap, descpol, dom, 0, 0);
+}
+
+/* The LDS window's access policy (hart_region_set_check): every region the access
+ * touches must let the current actor make it (xmem_region.h). A refusal by the security
+ * tag sets SEC_VIOL at once (XMEM 8.2: the violating access, probe or not, is the
+ * event); the reasons are kept for the actor's engine (DMA_ERR, errata P-207). */
+static bool region_check(void *ctx, uint64_t a, unsigned n, bool store, bool probe)
+{
+    (void)probe;
+    xmem_unit *u = ctx;
+    const xmem_lds_blk *first = xmem_lds_find(&u->lds, a);
+    const xmem_lds_blk *last = xmem_lds_find(&u->lds, a + n - 1);
+    if (!first && !last) return true; /* free LDS space is plain memory */
+    xmem_actor act = u->actor_set ? u->actor : hart_actor(u);
+    unsigned deny = (first ? xmem_region_deny(first, &act, store) : 0) |
+                    (last && last != first ? xmem_region_deny(last, &act, store) : 0);
+    if (!deny) return true;
+    u->denied |= deny;
+    if (deny & XMEM_DENY_SEC) cap_xmem_event(&u->cap->cap, XMEM_EV_SEC_VIOL);
+    return false;
+}
+
+void xmem_actor_begin(xmem_unit *u, xmem_actor a)
+{
+    u->actor = a;
+    u->actor_set = true;
+    u->denied = 0;
+}
+
+unsigned xmem_actor_end(xmem_unit *u)
+{
+    unsigned d = u->denied;
+    u->actor_set = false;
+    u->denied = 0;
+    return d;
+}
+
+void xmem_job_begin(void *ctx, const cap_snap *s, const uint8_t memctl[24])
+{
+    xmem_actor_begin(ctx, xmem_actor_of(s, memctl[XMEM_MC_DOM], memctl[XMEM_MC_SEC]));
+}
+
+uint64_t xmem_job_end(void *ctx)
+{
+    return xmem_actor_end(ctx) ? XMEM_EV_DMA_ERR : 0;
+}
+
+void xmem_set_offload_drain(xmem_unit *u, void (*fn)(hart *h, void *ctx), void *ctx)
+{
+    u->drain = fn;
+    u->drain_ctx = ctx;
+}
+
+/* xmem.region rd, rs1, rs2 (errata P-201): rs2 = 0 reads the attributes of the region
+ * containing rs1; otherwise applies the XPHMG_MEMCTL at rs2 to the region based at rs1.
+ * The descriptor is read first (8-byte aligned, else load address misaligned; load
+ * access fault at the first inaccessible doubleword, with INV_MISS), so a fault changes
+ * nothing. */
+static void exec_region(hart *h, void *ctx, const hart_insn *d)
+{
+    xmem_unit *u = ctx;
+    uint64_t base = hart_x(h, d->rs1), desc = hart_x(h, d->rs2);
+    unsigned rd = d->rd;
+    if (desc == 0) {
+        const xmem_lds_blk *b = xmem_lds_find(&u->lds, base);
+        hart_set_x(h, rd, b ? xmem_region_word(b) : 0);
+        return;
+    }
+    if (desc & 7) {
+        hart_raise(h, CAUSE_MISALIGNED_LOAD, desc);
+        return;
+    }
+    uint8_t mc[XMEM_MEMCTL_BYTES];
+    for (unsigned i = 0; i < XMEM_MEMCTL_BYTES; i += 8) {
+        uint64_t v;
+        if (!hart_mem_ok(h, desc + i, 8, false)) {
+            cap_xmem_event(&u->cap->cap, XMEM_EV_INV_MISS);
+            hart_raise(h, CAUSE_LOAD_ACCESS, desc + i);
+            return;
+        }
+        if (!hart_load(h, desc + i, 8, &v)) return;
+        for (unsigned k = 0; k < 8; k++)
+            mc[i + k] = (uint8_t)(v >> (8 * k));
+    }
+    cap_snap s;
+    cap_snapshot(&u->cap->cap, &s);
+    xmem_actor act = xmem_actor_of(&s, 0, 0);
+    xmem_region_res r = xmem_region_apply(&u->lds, base, mc, &act, &s);
+    if (r.events) cap_xmem_event(&u->cap->cap, r.events);
+    hart_set_x(h, rd, r.rd);
+}
+
+/* xlds.free rs1: a wild, double or zero free is ignored and sets INV_MISS (Q-58); a
+ * region whose tag the hart does not dominate is not freed and sets SEC_VIOL (P-204). */
 static void exec_free(hart *h, void *ctx, const hart_insn *d)
 {
     xmem_unit *u = ctx;
-    uint64_t ev = xmem_lds_free(&u->lds, hart_x(h, d->rs1));
+    uint64_t a = hart_x(h, d->rs1);
+    xmem_lds_blk *b = xmem_lds_at(&u->lds, a);
+    xmem_actor act = hart_actor(u);
+    if (b && act.sec_dom && act.sec < b->sec) {
+        cap_xmem_event(&u->cap->cap, XMEM_EV_SEC_VIOL);
+        return;
+    }
+    uint64_t ev = xmem_lds_free(&u->lds, a);
     if (ev) cap_xmem_event(&u->cap->cap, ev);
 }
 
-/* xlds.bar lvl: scopes 0-4 (thread..system) all have `fence rw,rw` strength on the one
- * in-order hart, which has no visible effect (Q-53); other values are illegal (P-70). */
+/* xlds.bar lvl: scopes 0-4 (thread, warp, wg, cluster, system; XMEM 3.1). The hart is
+ * one in-order thread, so every scope orders its own accesses (`fence rw,rw` strength,
+ * Q-53). The offload engine shares the cluster with it: CLUSTER and SYSTEM also wait for
+ * every outstanding offload job, THREAD..WG do not (errata P-206). Other values are
+ * illegal (P-70). */
+#define XMEM_SCOPE_CLUSTER 3u
+#define XMEM_SCOPE_SYSTEM  4u
 static void exec_bar(hart *h, void *ctx, const hart_insn *d)
 {
-    (void)ctx;
-    if ((uint64_t)d->imm > 4) hart_illegal(h, d);
+    xmem_unit *u = ctx;
+    uint64_t lvl = (uint64_t)d->imm;
+    if (lvl > XMEM_SCOPE_SYSTEM) {
+        hart_illegal(h, d);
+        return;
+    }
+    if (lvl >= XMEM_SCOPE_CLUSTER && u->drain) u->drain(h, u->drain_ctx);
 }
 
 /* xlds.atoms amo_sel, rd, rs2, (rs1): AMO_SEL 6:2 = the AMO funct5, bit 1 reserved,
@@ -484,7 +611,9 @@ static const hart_unit_insn insns[] = {{XOP_XMEM_SVM, exec_svm, HART_WR_X},
                                        {XOP_XMEM_STG, exec_stg, HART_WR_NONE},
                                        {XOP_XMEM_PREF, exec_pref, HART_WR_NONE},
                                        {XOP_XMEM_CCTL, exec_cctl, HART_WR_NONE},
-                                       {XOP_XMEM_STREAM, exec_stream, HART_WR_NONE}};
+                                       {XOP_XMEM_STREAM, exec_stream, HART_WR_NONE},
+                                       /* regions (errata P-201) */
+                                       {XOP_XMEM_REGION, exec_region, HART_WR_X}};
 static const hart_unit_csrs csrs[] = {
     {XMEM_CSR_SVFAULTI, XMEM_CSR_SVFAULTI, csr_read, csr_write},
     {XMEM_CSR_L1STAT, XMEM_CSR_L1STAT + XMEM_CACHE_NSTATS - 1, l1stat_read, l1stat_write}};
@@ -496,6 +625,10 @@ int xmem_unit_attach(hart *h, xmem_unit *u, cap_unit *cap, pmask_unit *pmask)
     u->cap = cap;
     u->pmask = pmask;
     u->svfaulti = XMEM_SVFAULTI_RESET;
+    u->actor_set = false;
+    u->denied = 0;
+    u->drain = NULL;
+    u->drain_ctx = NULL;
     uint64_t size, t0;
     xmem_lds_geometry(cap_discovery(&cap->cap, XPHMG_CSR_CAP_XMEM_CAP),
                       cap_discovery(&cap->cap, XPHMG_CSR_CAP_XMEM_PARAMS),
@@ -513,7 +646,8 @@ int xmem_unit_attach(hart *h, xmem_unit *u, cap_unit *cap, pmask_unit *pmask)
     }
     if (size) {
         u->lds_mem = calloc(1, size);
-        if (!u->lds_mem || hart_add_region(h, XMEM_LDS_BASE, size, u->lds_mem)) {
+        if (!u->lds_mem || hart_add_region(h, XMEM_LDS_BASE, size, u->lds_mem) ||
+            hart_region_set_check(h, XMEM_LDS_BASE, region_check, u)) {
             xmem_unit_free(u); /* the hart keeps a unit that is gone: it must not run */
             return -1;
         }
