@@ -41,7 +41,8 @@ static void usage(FILE *f)
             "  --log-commits      write a Spike-format commit log (one line per retired\n"
             "                     instruction) to stderr\n"
             "  --log-file FILE    write the commit log to FILE instead (implies --log-commits)\n"
-            "  --stats            print instructions retired and simulated MIPS on stderr\n"
+            "  --stats            print instructions retired, simulated MIPS and the XMEM L1\n"
+            "                     statistics on stderr\n"
             "  --rt-threads N     host threads an RT offload job is split over (1-64, default 1;\n"
             "                     results do not depend on it)\n"
             "  --dir DIR          host directory the guest's file syscalls are confined to\n"
@@ -392,6 +393,7 @@ int main(int argc, char **argv)
                 "%.3f s, %.1f MIPS (CPU time %.3f s, %.1f MIPS)\n",
                 h->instret, h->traps, h->charged, dt, dt > 0 ? (double)h->instret / dt / 1e6 : 0.0,
                 dc, dc > 0 ? (double)h->instret / dc / 1e6 : 0.0);
+        xmem_unit_print_stats(&run.ext->xmem, stderr); /* the L1 model (errata P-221) */
     }
     /* The commit log's last line says what the budget was charged besides instructions
      * (Spike's format has no such line; it appears only when something was charged). */

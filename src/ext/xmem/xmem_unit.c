@@ -3,6 +3,7 @@
  * libzstd (docs/xmem.md). */
 #include "xmem_unit.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,30 @@ static bool csr_read(hart *h, void *ctx, uint32_t a, uint64_t *v)
     if (a != XMEM_CSR_SVFAULTI) return false;
     *v = ((xmem_unit *)ctx)->svfaulti;
     return true;
+}
+
+/* The first of the XMEM_CACHE_NSTATS read-only user CSRs (XML xmem_l1_hits ...), in
+ * xmem_cache_stats order. */
+#define XMEM_CSR_L1STAT XPHMG_CSR_XMEM_L1_HITS
+_Static_assert(XPHMG_CSR_XMEM_L1_HINT_STREAM == XMEM_CSR_L1STAT + XMEM_CACHE_NSTATS - 1,
+               "the XML's statistics CSRs and xmem_cache_stats disagree");
+
+/* The L1 statistics, read-only user CSRs XMEM_CSR_L1STAT + i (XMEM 9.3: counters outside
+ * CAP; errata P-221). Writes never reach here (read-only addresses). */
+static bool l1stat_read(hart *h, void *ctx, uint32_t a, uint64_t *v)
+{
+    (void)h;
+    *v = xmem_cache_stat(&((xmem_unit *)ctx)->l1.st, a - XMEM_CSR_L1STAT);
+    return true;
+}
+
+static bool l1stat_write(hart *h, void *ctx, uint32_t a, uint64_t v)
+{
+    (void)h;
+    (void)ctx;
+    (void)a;
+    (void)v;
+    return false;
 }
 
 static bool csr_write(hart *h, void *ctx, uint32_t a, uint64_t v)
@@ -457,6 +482,24 @@ static void exec_dstorec(hart *h, void *ctx, const hart_insn *d)
 /* Hint bits L1_ONLY 0 .. STREAM 5; the other hint bits are ignored (P-70). */
 #define XMEM_HINT_BITS 0x3fu
 
+/* Latches the cache policy of this instruction (class way mask, hints, STREAM_CTL) from
+ * the instruction-boundary snapshot (XMEM 5.3, errata Q-54, P-222). */
+static void latch_policy(xmem_unit *u, unsigned hint)
+{
+    cap_snap s;
+    cap_snapshot(&u->cap->cap, &s);
+    xmem_cache_pol p = xmem_cache_policy(&u->l1, cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_CAP),
+                                         cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_L1CFG),
+                                         cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_CLSMAP),
+                                         cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_STREAM_CTL), hint);
+    xmem_cache_set_policy(&u->l1, &p);
+}
+
+static bool pref_ok(void *ctx, uint64_t line_addr)
+{
+    return hart_mem_ok(ctx, line_addr, 1, false);
+}
+
 /* xmem.ldg rd, (rs1)[, hint]: the base ISA's 64-bit load (any alignment in one memory,
  * load access fault otherwise, P-70 hints never trap); INV_MISS with a fault (Q-58). */
 static void exec_ldg(hart *h, void *ctx, const hart_insn *d)
@@ -468,7 +511,9 @@ static void exec_ldg(hart *h, void *ctx, const hart_insn *d)
         cap_xmem_event(&u->cap->cap, XMEM_EV_INV_MISS);
         return;
     }
+    latch_policy(u, hint);
     xmem_cache_access(&u->l1, a, 8, false, hint);
+    xmem_cache_stream(&u->l1, a, pref_ok, h);
     hart_set_x(h, rd, v);
 }
 
@@ -482,12 +527,9 @@ static void exec_stg(hart *h, void *ctx, const hart_insn *d)
         cap_xmem_event(&u->cap->cap, XMEM_EV_INV_MISS);
         return;
     }
+    latch_policy(u, hint);
     xmem_cache_access(&u->l1, a, 8, true, hint);
-}
-
-static bool pref_ok(void *ctx, uint64_t line_addr)
-{
-    return hart_mem_ok(ctx, line_addr, 1, false);
+    xmem_cache_stream(&u->l1, a, pref_ok, h);
 }
 
 /* xmem.pref rs1, rs2[, hint]: never faults, never sets an event, no architectural
@@ -495,8 +537,9 @@ static bool pref_ok(void *ctx, uint64_t line_addr)
 static void exec_pref(hart *h, void *ctx, const hart_insn *d)
 {
     xmem_unit *u = ctx;
-    xmem_cache_prefetch(&u->l1, hart_x(h, d->rs1), hart_x(h, d->rs2),
-                        (unsigned)((uint64_t)d->imm & XMEM_HINT_BITS), pref_ok, h);
+    unsigned hint = (unsigned)((uint64_t)d->imm & XMEM_HINT_BITS);
+    latch_policy(u, hint);
+    xmem_cache_prefetch(&u->l1, hart_x(h, d->rs1), hart_x(h, d->rs2), hint, pref_ok, h);
 }
 
 enum { CCTL_INV, CCTL_FLUSH, CCTL_LOCK, CCTL_UNLOCK, CCTL_PARTITION };
@@ -524,6 +567,7 @@ static void exec_cctl(hart *h, void *ctx, const hart_insn *d)
         return;
     case CCTL_LOCK:
         if (!line_lock) return;
+        latch_policy(u, 0); /* locked lines take ways of the active class */
         if (!(cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_L1CFG) & CAP_XMEM_L1CFG_LOCK_EN_MASK) ||
             xmem_cache_lock(&u->l1, a, n))
             cap_xmem_event(&u->cap->cap, CAP_XMEM_EVENTS_LOCK_OVF_MASK);
@@ -579,8 +623,11 @@ static const hart_unit_insn insns[] = {{XOP_XMEM_SVM, exec_svm, HART_WR_X},
                                        {XOP_XMEM_STREAM, exec_stream, HART_WR_NONE},
                                        /* regions (errata P-201) */
                                        {XOP_XMEM_REGION, exec_region, HART_WR_X}};
-static const hart_unit_csrs csrs[] = {{XMEM_CSR_SVFAULTI, XMEM_CSR_SVFAULTI, csr_read, csr_write}};
-static const hart_unit unit = {"xmem", reset, sizeof insns / sizeof insns[0], insns, 1, csrs};
+static const hart_unit_csrs csrs[] = {
+    {XMEM_CSR_SVFAULTI, XMEM_CSR_SVFAULTI, csr_read, csr_write},
+    {XMEM_CSR_L1STAT, XMEM_CSR_L1STAT + XMEM_CACHE_NSTATS - 1, l1stat_read, l1stat_write}};
+static const hart_unit unit = {
+    "xmem", reset, sizeof insns / sizeof insns[0], insns, sizeof csrs / sizeof csrs[0], csrs};
 
 int xmem_unit_attach(hart *h, xmem_unit *u, cap_unit *cap, pmask_unit *pmask)
 {
@@ -615,6 +662,15 @@ int xmem_unit_attach(hart *h, xmem_unit *u, cap_unit *cap, pmask_unit *pmask)
         }
     }
     return 0;
+}
+
+void xmem_unit_print_stats(const xmem_unit *u, FILE *f)
+{
+    fprintf(f, "xphmg-sim: xmem.l1");
+    for (unsigned i = 0; i < XMEM_CACHE_NSTATS; i++)
+        fprintf(f, "%s %s %" PRIu64, i ? "," : "", xmem_cache_stat_name(i),
+                xmem_cache_stat(&u->l1.st, i));
+    fprintf(f, "\n");
 }
 
 void xmem_unit_free(xmem_unit *u)

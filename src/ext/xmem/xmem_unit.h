@@ -9,6 +9,8 @@
 #ifndef XPHMG_EXT_XMEM_UNIT_H
 #define XPHMG_EXT_XMEM_UNIT_H
 
+#include <stdio.h>
+
 #include "cap_unit.h"
 #include "hart.h"
 #include "pmask_unit.h"
@@ -41,6 +43,8 @@ typedef struct {
  * overlaps RAM or the CLINT) or the host cannot allocate (then nothing is left to free).
  * The window's size and Tier-0 partition come from cap's discovery values. */
 int xmem_unit_attach(hart *h, xmem_unit *u, cap_unit *cap, pmask_unit *pmask);
+/* One line "xphmg-sim: xmem.l1 hits N, misses N, ..." with every L1 statistic. */
+void xmem_unit_print_stats(const xmem_unit *u, FILE *f);
 /* The region model's engine interface (errata P-203): accesses that reach the LDS
  * window until xmem_actor_end are made by actor a (an offload job), not by the hart.
  * xmem_actor_end returns the XMEM_DENY_* reasons of the accesses refused meanwhile. */
