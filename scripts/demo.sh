@@ -1,17 +1,36 @@
 #!/usr/bin/env bash
-# Sets up, builds and runs the main job (the README's first command): the
-# examples/precision guest program, built with riscv64-unknown-elf-gcc + picolibc,
-# programs XPHMG_CAP's numeric policy by the spec's section 6 sequences and converts a
-# buffer through the numeric engine on xphmg-sim; then the XPHMG instructions it uses
-# are shown by xphmg-objdump.
+# Sets up, builds and runs the main job (the README's first command): the picture.
+#   1. the host builds the BVH of a procedural mesh (xphmg-bvh --procedural scene: a
+#      terrain and three spheres, ~200K triangles) into an XBVH blob;
+#   2. the guest program examples/render (riscv64-unknown-elf-gcc + picolibc) loads it on
+#      xphmg-sim and renders 640x480 with shading and shadow rays through xsubmit.rt
+#      offload jobs (a progress bar while it renders);
+#   3. the host writes the PNG with libpng (render_png): build/demo/render.png;
+#   4. the same guest renders a 160x120 image three ways (offload, a hart traversal with
+#      rt.bbox/rt.tri, a plain RV64GC software traversal) and the images are compared
+#      byte for byte; it prints the guest instructions per ray of each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-deps.sh
 cmake -S . -B build >/dev/null
 cmake --build build -j"$(nproc)"
-elf=build/examples/precision/precision.elf
-echo "== xphmg-sim --stats $elf"
-build/tools/xphmg-sim --stats "$elf"
+out=build/demo
+mkdir -p "$out"
+threads=$(nproc)
+[ "$threads" -gt 64 ] && threads=64
+elf=build/examples/render/render.elf
+echo "== xphmg-bvh --tris 200000 --procedural scene $out/scene.xbvh"
+build/tools/xphmg-bvh --tris 200000 --procedural scene "$out/scene.xbvh"
+build/tools/xphmg-bvh --info "$out/scene.xbvh" | grep -E "^(triangles|nodes|sah_cost)"
 echo
-echo "== XPHMG instructions in $elf (xphmg-objdump -d)"
-build/tools/xphmg-objdump -d "$elf" | grep -E $'\t(xcvt|rt\\.|xmem\\.|xlds\\.|xfence\\.|xsubmit\\.|xswz\\.)' | head -8
+echo "== xphmg-sim --rt-threads $threads $elf: 640x480, offload (xsubmit.rt)"
+build/tools/xphmg-sim --stats --rt-threads "$threads" --dir "$out" "$elf" scene.xbvh 640 480 o render
+build/examples/render/render_png "$out/render-o.ppm" "$out/render.png"
+echo "wrote $out/render.png"
+echo
+echo "== the same guest at 160x120, three ways"
+build/tools/xphmg-sim --rt-threads "$threads" --dir "$out" "$elf" scene.xbvh 160 120 ohs small
+for m in h s; do
+  cmp -s "$out/small-o.ppm" "$out/small-$m.ppm" || { echo "images differ (offload vs $m)"; exit 1; }
+done
+echo "offload, hart and software images are identical"

@@ -16,6 +16,7 @@ PKGS=(
   clang-format
   libassimp-dev                    # mesh import of xphmg-bvh (OBJ, PLY, STL, glTF, ...)
   libembree-dev                    # bench/rt peer (Embree 3)
+  libpng-dev                       # the demo picture (examples/render: PPM to PNG)
 )
 
 missing=()

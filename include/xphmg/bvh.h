@@ -111,7 +111,8 @@ uint64_t bvh_relocate(uint8_t *blob, uint64_t addr);
 /* Built-in meshes for examples, benches and tests (no asset files). names: "sphere" (a
  * UV sphere of radius 1), "terrain" (a height field over [-1,1]^2), "soup" (random small
  * triangles in [-1,1]^3, fixed seed), "grid" (a flat grid with integer-valued vertices,
- * many shared edges). ntris is a target: the mesh has about that many (at least 2).
+ * many shared edges), "scene" (the terrain with three spheres above it: the picture of
+ * scripts/demo.sh). ntris is a target: the mesh has about that many (at least 2).
  * Returns a malloc'ed array and *n, or NULL for an unknown name / out of memory. */
 float (*bvh_procedural(const char *name, size_t ntris, size_t *n))[9];
 /* The names above, NULL-terminated. */

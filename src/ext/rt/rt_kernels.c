@@ -95,12 +95,6 @@ static bool nan_f(float x)
     return (f2u(x) & 0x7fffffffu) > 0x7f800000u;
 }
 
-static void st16(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
-
 float rt_fp16_widen(uint32_t h)
 {
     uint32_t sign = (h & 0x8000u) << 16, e = (h >> 10) & 31u, m = h & 0x3ffu;
@@ -460,40 +454,6 @@ void rt_node4w_decode(const uint8_t bytes[64], rt_node4w *w)
     rt_node4w_from(&n, w);
 }
 
-/* A coordinate to binary16 rounded by rm; false for NaN and finite |x| > 65504. */
-static bool enc16(float x, num_rm rm, uint32_t *h)
-{
-    if (nan_f(x)) return false;
-    if (fabsf(x) != INFINITY && fabsf(x) > 65504.0f) return false;
-    num_policy pol = num_policy_default();
-    pol.rm = rm;
-    *h = num_convert(NUM_FP16, NUM_FP32, f2u(x), &pol, NULL);
-    return true;
-}
-
-bool rt_node4_encode(const rt_node4 *n, uint8_t bytes[64])
-{
-    uint8_t out[64] = {0};
-    for (unsigned c = 0; c < 4; c++) {
-        if (n->index[c] > 0xffffffu || n->kind[c] > 3u) return false;
-        uint8_t *p = out + 12 * c;
-        for (unsigned i = 0; i < 3; i++) {
-            uint32_t lo, hi;
-            if (!enc16(n->box[c].lo[i], NUM_RDN, &lo) || !enc16(n->box[c].hi[i], NUM_RUP, &hi))
-                return false;
-            st16(p + 2 * i, lo);
-            st16(p + 6 + 2 * i, hi);
-        }
-        uint8_t *q = out + 48 + 3 * c;
-        q[0] = (uint8_t)n->index[c];
-        q[1] = (uint8_t)(n->index[c] >> 8);
-        q[2] = (uint8_t)(n->index[c] >> 16);
-        out[60] |= (uint8_t)(n->kind[c] << (2 * c));
-    }
-    memcpy(bytes, out, 64);
-    return true;
-}
-
 /* ---- rt.bbox over a node tile ------------------------------------------------------ */
 
 void rt_bbox_children_pre(const rt_ray_pre *p, const rt_node4w *nodes, unsigned nnodes, float tmin,
@@ -541,30 +501,4 @@ void rt_bbox_children(const rt_ray *r, const rt_node4 *nodes, unsigned nnodes, r
     rt_ray_prepare(r, &p);
     rt_bbox_children_pre(&p, w, nnodes, r->tmin, r->tmax, res);
     rne_leave(m);
-}
-
-/* ---- Formats ------------------------------------------------------------------------ */
-
-bool rt_elem_from_pet(unsigned eff_pet, bool q, rt_elem *e)
-{
-    *e = RT_ELEM_FP32;
-    if (q) return false;
-    switch (eff_pet) {
-    case 0:
-        *e = RT_ELEM_FP16;
-        return true;
-    case 1:
-        return true;
-    case 2:
-        *e = RT_ELEM_BF16;
-        return true;
-    default:
-        return false;
-    }
-}
-
-uint32_t rt_result_encode(float x, rt_elem e, const num_policy *pol, num_flags *f)
-{
-    num_fmt dst = e == RT_ELEM_FP16 ? NUM_FP16 : e == RT_ELEM_BF16 ? NUM_BF16 : NUM_FP32;
-    return num_convert(dst, NUM_FP32, f2u(x), pol, f);
 }

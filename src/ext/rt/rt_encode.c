@@ -1,0 +1,82 @@
+/* rt_encode.c — the RT record encoders that go through the numeric engine (contract:
+ * rt_kernels.h): binary16 node boxes rounded outward, results rounded to the element
+ * format, the element format of a PET. Apart from rt_kernels.c so that the geometry
+ * kernels need no numeric engine (the guest program examples/render compiles
+ * rt_kernels.c for its plain software traversal). */
+#include "rt_kernels.h"
+
+#include <math.h>
+#include <string.h>
+
+static uint32_t f2u(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+static void st16(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+
+/* A coordinate to binary16 rounded by rm; false for NaN and finite |x| > 65504. */
+static bool enc16(float x, num_rm rm, uint32_t *h)
+{
+    if ((f2u(x) & 0x7fffffffu) > 0x7f800000u) return false; /* NaN */
+    if (fabsf(x) != INFINITY && fabsf(x) > 65504.0f) return false;
+    num_policy pol = num_policy_default();
+    pol.rm = rm;
+    *h = num_convert(NUM_FP16, NUM_FP32, f2u(x), &pol, NULL);
+    return true;
+}
+
+bool rt_node4_encode(const rt_node4 *n, uint8_t bytes[64])
+{
+    uint8_t out[64] = {0};
+    for (unsigned c = 0; c < 4; c++) {
+        if (n->index[c] > 0xffffffu || n->kind[c] > 3u) return false;
+        uint8_t *p = out + 12 * c;
+        for (unsigned i = 0; i < 3; i++) {
+            uint32_t lo, hi;
+            if (!enc16(n->box[c].lo[i], NUM_RDN, &lo) || !enc16(n->box[c].hi[i], NUM_RUP, &hi))
+                return false;
+            st16(p + 2 * i, lo);
+            st16(p + 6 + 2 * i, hi);
+        }
+        uint8_t *q = out + 48 + 3 * c;
+        q[0] = (uint8_t)n->index[c];
+        q[1] = (uint8_t)(n->index[c] >> 8);
+        q[2] = (uint8_t)(n->index[c] >> 16);
+        out[60] |= (uint8_t)(n->kind[c] << (2 * c));
+    }
+    memcpy(bytes, out, 64);
+    return true;
+}
+
+/* ---- Formats ------------------------------------------------------------------------ */
+
+bool rt_elem_from_pet(unsigned eff_pet, bool q, rt_elem *e)
+{
+    *e = RT_ELEM_FP32;
+    if (q) return false;
+    switch (eff_pet) {
+    case 0:
+        *e = RT_ELEM_FP16;
+        return true;
+    case 1:
+        return true;
+    case 2:
+        *e = RT_ELEM_BF16;
+        return true;
+    default:
+        return false;
+    }
+}
+
+uint32_t rt_result_encode(float x, rt_elem e, const num_policy *pol, num_flags *f)
+{
+    num_fmt dst = e == RT_ELEM_FP16 ? NUM_FP16 : e == RT_ELEM_BF16 ? NUM_BF16 : NUM_FP32;
+    return num_convert(dst, NUM_FP32, f2u(x), pol, f);
+}
