@@ -28,7 +28,8 @@ mutant whose function changed. The source tree
 is never modified: mutants are applied to a copy under WORK/src, built in WORK/build.
 
 Usage: scripts/mutate.py [--modules cap,pmask,num] [--max-per-module N] [--seed S]
-                         [--work DIR] [--report FILE] [--list] [--report-only]
+                         [--work DIR] [--report FILE] [--time-limit SECONDS]
+                         [--rerun-survivors] [--list] [--report-only]
 """
 import argparse
 import datetime
@@ -404,6 +405,8 @@ def main():
     ap.add_argument("--list", action="store_true", help="list the sampled mutants and stop")
     ap.add_argument("--report-only", action="store_true", help="rewrite the report from state")
     ap.add_argument("--time-limit", type=int, default=0, help="stop after this many seconds")
+    ap.add_argument("--rerun-survivors", action="store_true",
+                    help="run surviving mutants again (after adding tests that should kill them)")
     args = ap.parse_args()
     modules = [m for m in args.modules.split(",") if m]
     for m in modules:
@@ -414,16 +417,23 @@ def main():
     src, bdir = os.path.join(work, "src"), os.path.join(work, "build")
     os.makedirs(work, exist_ok=True)
     log = os.path.join(work, "build.log")
-    sync_tree(ROOT, src)
-    if not os.path.exists(os.path.join(bdir, "CMakeCache.txt")):
-        env_cc = ["-DCMAKE_C_COMPILER_LAUNCHER=ccache"] if shutil.which("ccache") else []
-        p = run(["cmake", "-S", src, "-B", bdir, f"-DXPHMG_SHARED={os.path.abspath(args.shared)}"]
-                + env_cc, ROOT, log=log)
-        if p.returncode:
-            raise SystemExit(f"configure failed: see {log}")
-    if not build_targets(bdir, None, log):
-        raise SystemExit(f"the unmutated tree does not build: see {log}")
+    # --list and --report-only build nothing and leave the work tree alone (a campaign may
+    # be running in it); they need the generated header of some earlier build.
+    if not (args.list or args.report_only):
+        sync_tree(ROOT, src)
+        if not os.path.exists(os.path.join(bdir, "CMakeCache.txt")):
+            env_cc = ["-DCMAKE_C_COMPILER_LAUNCHER=ccache"] if shutil.which("ccache") else []
+            p = run(["cmake", "-S", src, "-B", bdir,
+                     f"-DXPHMG_SHARED={os.path.abspath(args.shared)}"] + env_cc, ROOT, log=log)
+            if p.returncode:
+                raise SystemExit(f"configure failed: see {log}")
+        if not build_targets(bdir, None, log):
+            raise SystemExit(f"the unmutated tree does not build: see {log}")
     header = os.path.join(bdir, "target", "include", "xphmg_csr.h")
+    if not os.path.exists(header):
+        header = os.path.join(ROOT, "build", "target", "include", "xphmg_csr.h")
+    if not os.path.exists(header):
+        raise SystemExit("no generated xphmg_csr.h: build the project (or run without --list)")
     fields = load_fields(header)
 
     # Enumerate and sample.
@@ -452,6 +462,8 @@ def main():
     eq = load_equivalent()
     state_path = os.path.join(work, "state.jsonl")
     state = load_state(state_path)
+    if args.rerun_survivors:
+        state = {k: v for k, v in state.items() if v["status"] != "survived"}
     if args.report_only:
         write_report(args.report, selected, state, eq, modules, args, total_by_module)
         return 0

@@ -40,8 +40,12 @@ enum {
     XMEM_PARAMS = 0x7E1,
     L1CFG = 0x7E2,
     CLSMAP = 0x7E3,
+    LDS_BUDGET = 0x7E4,
     L2CFG = 0x7E5,
     DOM = 0x7E6,
+    STREAM_CTL = 0x7E7,
+    SPROF0 = 0x7E8,
+    SPROF3 = 0x7EB,
     COMP_CTL = 0x7EC,
     DESCPOL = 0x7ED,
     EVENTS = 0x7EE,
@@ -579,6 +583,10 @@ static void test_xmem(void **state)
     assert_int_equal(r(L1CFG), (uint64_t)3 << 24);
     w(SVMSCL, 6);
     assert_int_equal(r(SVMSCL), 4);
+    w(SVMSCL, 5); /* SCALE_LOG2 legal set 0-4 (scale 1..16): 5 is the first clamped */
+    assert_int_equal(r(SVMSCL), 4);
+    w(SVMSCL, 4);
+    assert_int_equal(r(SVMSCL), 4);
     w(SVMLEN, 3);
     assert_int_equal(r(SVMLEN), 0);
     w(SVMLEN, 8);
@@ -787,6 +795,53 @@ static void test_xcvt_trap(void **state)
     assert_int_equal(out, 0x7C00); /* +inf under RNE */
 }
 
+static cap_profile *use_profile(const char *csrs);
+
+/* With every CAP.XMEM.CAP feature present nothing is gated: each RW field takes the
+ * value written. Expected masks from the field tables of CAP 4.6.2/4.6.3 (errata Q-39,
+ * Q-41): L1CFG 31:24 ACTIVE_CLASS (WARL 0-3) | 20:0, CLSMAP 47:0, LDS_BUDGET 63:0,
+ * L2CFG 15:0, STREAM_CTL 24:0, SPROFn 27:0, COMP_CTL 15:0, SVMMODE 3:0, EVENTS 7:0.
+ * REQ: CAP-133 CAP-132 */
+static void test_xmem_all_present(void **state)
+{
+    (void)state;
+    cap_profile *p = use_profile("  cap_xmem_cap: 0x1FFF\n");
+    static const struct {
+        uint32_t a;
+        uint64_t v;
+    } want[] = {
+        {L1CFG, 0x031FFFFF},     {CLSMAP, 0xFFFFFFFFFFFF}, {LDS_BUDGET, ~UINT64_C(0)},
+        {L2CFG, 0xFFFF},         {STREAM_CTL, 0x1FFFFFF},  {SPROF0, 0xFFFFFFF},
+        {SPROF0 + 1, 0xFFFFFFF}, {SPROF0 + 2, 0xFFFFFFF},  {SPROF3, 0xFFFFFFF},
+        {COMP_CTL, 0xFFFF},      {SVMMODE, 0xF},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        w(want[i].a, ~UINT64_C(0));
+        if (r(want[i].a) != want[i].v)
+            fail_msg("CSR 0x%x reads 0x%llx, want 0x%llx", want[i].a,
+                     (unsigned long long)r(want[i].a), (unsigned long long)want[i].v);
+    }
+    cap_xmem_event(&C, 0xFF);
+    assert_int_equal(r(EVENTS), 0xFF);
+    cap_profile_free(p);
+}
+
+/* A reserved ZP_EN (3) keeps the previous effective ZP_EN and sets UNSUP_FMT, and only
+ * ZP_EN: SAT_MODE written with it takes effect (errata Q-11, Q-30).
+ * REQ: CAP-011 CAP-154 */
+static void test_reserved_zp_en(void **state)
+{
+    (void)state;
+    w(MODE, APPLY | M_EW(1) | M_Q | M_ZPEN(1));
+    assert_int_equal(S_ZPEN(r(STAT)), 1);
+    assert_int_equal(S_SATMODE(r(STAT)), 0);
+    w(MODE, APPLY | M_EW(1) | M_Q | M_ZPEN(3) | M_SATMODE);
+    uint64_t s = r(STAT);
+    assert_true(s & S_UNSUP);
+    assert_int_equal(S_ZPEN(s), 1);
+    assert_int_equal(S_SATMODE(s), 1);
+}
+
 /* Errata Q-24: MODE.SAE is persistent, not one-shot. Operations never modify CAP.PREC
  * (CAP 4.1.2, 5.2.6); one-shot suppression is xcvt's OSAE override. After two
  * suppressed overflowing conversions SAE is still set in MODE and in STAT.EFF_SAE, and
@@ -944,6 +999,11 @@ static void test_absent_fields(void **state)
     p = use_profile("  cap_prec_intq: 0x18\n");
     w(MODE, ~UINT64_C(0) >> 1 & ~APPLY);
     assert_int_equal(r(MODE), UINT64_C(0x7FFF001F));
+    cap_profile_free(p);
+    /* INT4 alone (bit 0) is a quantized format too: the Q fields are writable */
+    p = use_profile("  cap_prec_intq: 0x1\n");
+    w(MODE, ~UINT64_C(0) >> 1 & ~APPLY);
+    assert_int_equal(r(MODE), UINT64_C(0xFE7FFFFFFF));
     cap_profile_free(p);
     /* INT8 alone (bit 2) is enough for Q: nothing absent in MODE */
     p = use_profile("  cap_prec_intq: 0x4\n  cap_prec_cap: {ALT_SUP: 0}\n");
@@ -1459,6 +1519,8 @@ int main(void)
         cmocka_unit_test_setup(test_ro_ignore_writes, setup),
         cmocka_unit_test_setup(test_unassigned_addresses, setup),
         cmocka_unit_test_setup(test_sae_persistent, setup),
+        cmocka_unit_test_setup(test_xmem_all_present, setup),
+        cmocka_unit_test_setup(test_reserved_zp_en, setup),
         cmocka_unit_test_setup(test_reserved_bits, setup),
         cmocka_unit_test_setup(test_staging_invisible, setup),
         cmocka_unit_test_setup(test_apply, setup),
