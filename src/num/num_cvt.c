@@ -17,16 +17,19 @@ typedef struct {
     uint64_t payload; /* C_NAN: fraction left-justified at bit 63 (quiet bit = bit 63) */
 } unp;
 
+/* REQ: CAP-121 CAP-127 */
 static inline void add_flags(num_flags *flags, num_flags f)
 {
     if (flags) *flags |= f;
 }
 
+/* REQ: CAP-087 */
 static inline int msb64(uint64_t x)
 {
     return 63 - __builtin_clzll(x);
 }
 
+/* REQ: CAP-087 */
 static num_rm eff_rm(const num_policy *pol)
 {
     return (unsigned)pol->rm <= (unsigned)NUM_RMM ? pol->rm : NUM_RNE;
@@ -34,6 +37,7 @@ static num_rm eff_rm(const num_policy *pol)
 
 /* Decodes `bits`. NaN operands raise their "seen" flags (and NV for sNaN); with FTZ,
  * subnormal FP operands read as signed zero and raise FTZ_HIT. */
+/* REQ: CAP-104 CAP-105 CAP-110 CAP-113 CAP-121 CAP-127 */
 static unp unpack(const num_fmtinfo *fi, uint32_t bits, const num_policy *pol, num_flags *flags)
 {
     unp u = {C_ZERO, false, 0, 0, 0};
@@ -85,11 +89,13 @@ static unp unpack(const num_fmtinfo *fi, uint32_t bits, const num_policy *pol, n
     return u;
 }
 
+/* REQ: CAP-085 CAP-087 CAP-104 CAP-105 */
 static uint32_t pack_fp(const num_fmtinfo *fi, bool neg, uint32_t e, uint32_t m)
 {
     return ((uint32_t)neg << (fi->bits - 1)) | (e << fi->mbits) | m;
 }
 
+/* REQ: CAP-085 CAP-104 CAP-105 */
 static uint32_t fp_maxfinite(const num_fmtinfo *fi, bool neg)
 {
     uint32_t eall = (1u << fi->ebits) - 1;
@@ -99,6 +105,7 @@ static uint32_t fp_maxfinite(const num_fmtinfo *fi, bool neg)
 
 /* A NaN result. `src` is the NaN to propagate, or NULL for a NaN created by an invalid
  * operation (which is always the canonical NaN). */
+/* REQ: CAP-113 CAP-127 */
 static uint32_t nan_result(const num_fmtinfo *fi, const unp *src, const num_policy *pol)
 {
     uint32_t eall = (1u << fi->ebits) - 1;
@@ -115,6 +122,7 @@ static uint32_t nan_result(const num_fmtinfo *fi, const unp *src, const num_poli
 
 /* Integer results: clamp or report. `v` is the rounded value (plus zero point); `big`
  * says it is beyond any int64 (then `v` only carries the sign). */
+/* REQ: CAP-085 CAP-092 CAP-094 */
 static uint32_t int_result(const num_fmtinfo *fi, int64_t v, bool big, bool inexact,
                            const num_policy *pol, num_flags *flags)
 {
@@ -131,6 +139,7 @@ static uint32_t int_result(const num_fmtinfo *fi, int64_t v, bool big, bool inex
 }
 
 /* NaN into an integer destination. */
+/* REQ: CAP-085 */
 static uint32_t int_nan(const num_fmtinfo *fi, const num_policy *pol, num_flags *flags)
 {
     add_flags(flags, NUM_NV);
@@ -138,6 +147,7 @@ static uint32_t int_nan(const num_fmtinfo *fi, const num_policy *pol, num_flags 
 }
 
 /* An infinite value into `fi`. */
+/* REQ: CAP-085 CAP-104 CAP-113 */
 static uint32_t inf_result(const num_fmtinfo *fi, bool neg, const num_policy *pol, num_flags *flags)
 {
     if (!fi->fp) return int_result(fi, neg ? -1 : 1, true, true, pol, flags);
@@ -147,13 +157,14 @@ static uint32_t inf_result(const num_fmtinfo *fi, bool neg, const num_policy *po
         add_flags(flags, NUM_SAT_HIT | NUM_NX);
         return fp_maxfinite(fi, neg);
     }
+    /* An invalid operation: the NaN is created, so it is canonical (errata Q-20). */
     add_flags(flags, NUM_NV);
-    unp n = {C_NAN, neg, 0, 0, UINT64_C(1) << 63};
-    return nan_result(fi, &n, pol);
+    return nan_result(fi, NULL, pol);
 }
 
 /* Rounds sig * 2^exp (+ sticky below sig's LSB) to an integer by rm. Returns the
  * magnitude; *big is set when it cannot fit in 62 bits. */
+/* REQ: CAP-087 */
 static uint64_t round_int(bool neg, uint64_t sig, int exp, bool sticky, num_rm rm, bool *inexact,
                           bool *big)
 {
@@ -207,6 +218,7 @@ static uint64_t round_int(bool neg, uint64_t sig, int exp, bool sticky, num_rm r
 }
 
 /* Rounds the exact value (-1)^neg * sig * 2^exp (+ sticky) into FP format fi. */
+/* REQ: CAP-085 CAP-087 CAP-110 CAP-121 */
 static uint32_t round_fp(const num_fmtinfo *fi, bool neg, uint64_t sig, int exp, bool sticky,
                          const num_policy *pol, num_flags *flags)
 {
@@ -234,8 +246,8 @@ static uint32_t round_fp(const num_fmtinfo *fi, bool neg, uint64_t sig, int exp,
             rm == NUM_RNE || rm == NUM_RMM || (rm == NUM_RUP && !neg) || (rm == NUM_RDN && neg);
         if (!to_inf) return fp_maxfinite(fi, neg);
         if (fi->has_inf) return pack_fp(fi, neg, (1u << fi->ebits) - 1, 0);
-        unp n = {C_NAN, neg, 0, 0, UINT64_C(1) << 63}; /* E4M3: overflow gives NaN */
-        return nan_result(fi, &n, pol);
+        /* E4M3 overflow creates a NaN: canonical, or +0 under NaN-to-zero. */
+        return nan_result(fi, NULL, pol);
     }
     if (inexact) {
         add_flags(flags, NUM_NX);
@@ -262,6 +274,7 @@ static uint32_t round_fp(const num_fmtinfo *fi, bool neg, uint64_t sig, int exp,
 
 /* Rounds an exact finite-or-zero value into any destination. zp is added to integer
  * results after rounding. */
+/* REQ: CAP-087 CAP-094 CAP-112 */
 static uint32_t round_any(const num_fmtinfo *fi, bool neg, uint64_t sig, int exp, bool sticky,
                           int64_t zp, const num_policy *pol, num_flags *flags)
 {
@@ -273,6 +286,7 @@ static uint32_t round_any(const num_fmtinfo *fi, bool neg, uint64_t sig, int exp
     return int_result(fi, big ? v : v + zp, big, inexact, pol, flags);
 }
 
+/* REQ: CAP-085 CAP-087 CAP-094 CAP-112 CAP-121 */
 uint32_t num_convert(num_fmt dst, num_fmt src, uint32_t bits, const num_policy *pol,
                      num_flags *flags)
 {

@@ -23,6 +23,7 @@ static const num_fmtinfo fmt_table[NUM_FMT_COUNT] = {
     [NUM_U2] = {"u2", 2, false, false, 0, 0, 0, false, 0, 3},
 };
 
+/* REQ: CAP-089 CAP-104 CAP-105 */
 const num_fmtinfo *num_fmtinfo_get(num_fmt f)
 {
     /* The enum may hold any int when it comes from a CSR field or a test. */
@@ -30,23 +31,27 @@ const num_fmtinfo *num_fmtinfo_get(num_fmt f)
     return &fmt_table[f];
 }
 
+/* REQ: CAP-089 */
 bool num_fmt_valid(num_fmt f)
 {
     return num_fmtinfo_get(f) != NULL;
 }
 
+/* REQ: CAP-089 CAP-104 CAP-105 */
 unsigned num_fmt_bits(num_fmt f)
 {
     const num_fmtinfo *fi = num_fmtinfo_get(f);
     return fi ? fi->bits : 0;
 }
 
+/* REQ: CAP-089 */
 bool num_fmt_is_float(num_fmt f)
 {
     const num_fmtinfo *fi = num_fmtinfo_get(f);
     return fi && fi->fp;
 }
 
+/* REQ: CAP-094 */
 bool num_fmt_is_signed(num_fmt f)
 {
     const num_fmtinfo *fi = num_fmtinfo_get(f);
@@ -79,6 +84,7 @@ int num_fmt_from_name(const char *name)
     return -1;
 }
 
+/* REQ: CAP-094 CAP-106 CAP-107 */
 int num_fmt_int(unsigned bits, bool is_unsigned)
 {
     for (int i = 0; i < NUM_FMT_COUNT; i++)
@@ -88,11 +94,13 @@ int num_fmt_int(unsigned bits, bool is_unsigned)
 }
 
 /* Largest finite value of an FP format (exact in a double). */
+/* REQ: CAP-121 */
 static double fp_max(const num_fmtinfo *fi)
 {
     return ldexp((double)num_fi_maxsig(fi), num_fi_emax(fi) - (num_fi_p(fi) - 1));
 }
 
+/* REQ: CAP-121 */
 bool num_fmt_narrows(num_fmt dst, num_fmt src)
 {
     const num_fmtinfo *d = num_fmtinfo_get(dst), *s = num_fmtinfo_get(src);
@@ -112,6 +120,7 @@ bool num_fmt_narrows(num_fmt dst, num_fmt src)
     return (unsigned)num_fi_p(d) < need || fp_max(d) < lim;
 }
 
+/* REQ: CAP-159 */
 num_policy num_policy_default(void)
 {
     num_policy p = {0};
@@ -122,11 +131,13 @@ num_policy num_policy_default(void)
     return p;
 }
 
+/* REQ: CAP-094 */
 int num_policy_int_fmt(const num_policy *pol, unsigned bits)
 {
     return num_fmt_int(bits, pol && pol->uns);
 }
 
+/* REQ: CAP-124 CAP-128 */
 num_flags num_trap_pending(num_flags flags, uint32_t exc_en, bool sae)
 {
     if (sae) return 0;
@@ -157,6 +168,7 @@ double num_to_double(num_fmt f, uint32_t bits)
     return neg ? -v : v;
 }
 
+/* REQ: CAP-094 */
 int64_t num_int_value(num_fmt f, uint32_t bits)
 {
     const num_fmtinfo *fi = num_fmtinfo_get(f);

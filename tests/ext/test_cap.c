@@ -40,8 +40,12 @@ enum {
     XMEM_PARAMS = 0x7E1,
     L1CFG = 0x7E2,
     CLSMAP = 0x7E3,
+    LDS_BUDGET = 0x7E4,
     L2CFG = 0x7E5,
     DOM = 0x7E6,
+    STREAM_CTL = 0x7E7,
+    SPROF0 = 0x7E8,
+    SPROF3 = 0x7EB,
     COMP_CTL = 0x7EC,
     DESCPOL = 0x7ED,
     EVENTS = 0x7EE,
@@ -66,7 +70,7 @@ enum {
 #define M_RM(x)      ((uint64_t)(x) << 27)
 #define M_SAEDEF     (UINT64_C(1) << 29)
 #define M_SAT        (UINT64_C(1) << 30)
-#define M_FTZ        (UINT64_C(1) << 32)
+#define M_FTZ        (UINT64_C(1) << 26)
 #define M_SCALE(x)   ((uint64_t)((x)&0x7f) << 33)
 #define A_VER(x)     ((uint64_t)(x) << 0)
 #define A_PACK(x)    ((uint64_t)(x) << 3)
@@ -129,7 +133,7 @@ static int setup(void **state)
     return 0;
 }
 
-/* REQ: CAP-047 CAP-048 CAP-122 CAP-159 CAP-160 CAP-161 CAP-162 CAP-163 CAP-051 CAP-049
+/* REQ: CAP-047 CAP-048 CAP-122 CAP-159 CAP-160 CAP-161 CAP-163 CAP-051 CAP-049
  * REQ: CAP-018 (CAP.TIER.LDS: exactly its fields, undefined bits zero) */
 static void test_reset_values(void **state)
 {
@@ -178,8 +182,9 @@ static void test_ro_ignore_writes(void **state)
     assert_int_equal(r(STAT), 0x04000000);
 }
 
-/* Unassigned addresses in the window read zero and ignore writes; 0x7F8-0x7FF is not
- * CAP's. REQ: CAP-034 CAP-076 CAP-138 CAP-145 CAP-036 CAP-033 CAP-038 */
+/* Unassigned addresses in the window read zero and ignore writes, and so does the whole
+ * unimplemented RSV block 0x7F8-0x7FF (errata Q-12), which holds no CAP state.
+ * REQ: CAP-034 CAP-076 CAP-138 CAP-145 CAP-036 CAP-033 CAP-038 */
 static void test_unassigned_addresses(void **state)
 {
     (void)state;
@@ -190,8 +195,10 @@ static void test_unassigned_addresses(void **state)
     }
     uint64_t v;
     for (uint32_t a = 0x7F8; a <= 0x7FF; a++) {
-        assert_false(cap_csr_read(&C, a, &v));
-        assert_false(cap_csr_write(&C, a, 0));
+        assert_true(cap_csr_write(&C, a, ~UINT64_C(0)));
+        v = 1;
+        assert_true(cap_csr_read(&C, a, &v));
+        assert_int_equal(v, 0);
     }
     assert_false(cap_csr_read(&C, 0x7BF, &v));
 }
@@ -201,9 +208,13 @@ static void test_unassigned_addresses(void **state)
 static void test_reserved_bits(void **state)
 {
     (void)state;
-    w(MODE, ~UINT64_C(0) & ~APPLY); /* staged only */
-    /* MODE fields: 25:0, 30:27, 39:32; bit 26 reserved, APPLY0 reads 0. */
-    assert_int_equal(r(MODE), UINT64_C(0xFF7BFFFFFF));
+    /* MODE fields: 30:0 (DENORM_FTZ at 26, errata Q-20), SCALE_SH 39:33; APPLY0 reads
+     * 0. Bit 63 clear: every field is written (staged only). */
+    w(MODE, ~UINT64_C(0) >> 1 & ~APPLY);
+    assert_int_equal(r(MODE), UINT64_C(0xFE7FFFFFFF));
+    /* bit 63 set (a sign-extended value): SCALE_SH is written as 0 (errata) */
+    w(MODE, ~UINT64_C(0) & ~APPLY);
+    assert_int_equal(r(MODE), UINT64_C(0x7FFFFFFF));
     w(ALT, ~UINT64_C(0) & ~APPLY);
     assert_int_equal(r(ALT), 0x7FFFFFFF);
     w(EXC_EN, ~UINT64_C(0));
@@ -261,7 +272,7 @@ static void test_apply(void **state)
 }
 
 /* Example 6.1 as rewritten by errata Q-14 (0x80080000) and 6.2 (Q-16: 0xC9C00000) do
- * what their comments say. REQ: CAP-104 CAP-099 CAP-100 CAP-101 CAP-109 CAP-088 CAP-090
+ * what their comments say. REQ: CAP-104 CAP-101 CAP-109 CAP-090
  * REQ: CAP-089 */
 static void test_examples_6_1_6_2(void **state)
 {
@@ -280,7 +291,7 @@ static void test_examples_6_1_6_2(void **state)
     assert_int_equal(s, UINT64_C(0x881C00000));
 }
 
-/* ALT mapping table and the forced packing. REQ: CAP-105 CAP-106 CAP-107 CAP-111 CAP-102 */
+/* ALT mapping table and the forced packing. REQ: CAP-105 */
 static void test_alt_mapping(void **state)
 {
     (void)state;
@@ -306,7 +317,7 @@ static void test_alt_mapping(void **state)
     assert_int_equal(r(STAT) & S_UNSUP, 0);
 }
 
-/* Inheritance from MODE under ALT. REQ: CAP-099 CAP-101 CAP-110 CAP-108 */
+/* Inheritance from MODE under ALT. REQ: CAP-101 CAP-110 CAP-108 */
 static void test_alt_inherit(void **state)
 {
     (void)state;
@@ -356,7 +367,7 @@ static void test_zero_point(void **state)
 }
 
 /* Unsupported selections: stored as written, EFF keeps the previous value, UNSUP_FMT.
- * XMEM absences never use UNSUP_FMT. REQ: CAP-011 CAP-114 CAP-115 CAP-154 CAP-155 CAP-091 */
+ * XMEM absences never use UNSUP_FMT. REQ: CAP-011 CAP-114 CAP-115 CAP-154 CAP-155 */
 static void test_unsupported(void **state)
 {
     (void)state;
@@ -445,7 +456,7 @@ static void test_ie_mask(void **state)
 }
 
 /* Traps only when enabled and SAE is 0; gating uses the live EXC.EN (errata Q-25).
- * REQ: CAP-124 CAP-128 CAP-086 CAP-096 CAP-125 */
+ * REQ: CAP-124 CAP-128 CAP-086 CAP-125 */
 static void test_trap_gating(void **state)
 {
     (void)state;
@@ -571,6 +582,10 @@ static void test_xmem(void **state)
     w(L1CFG, (uint64_t)7 << 24);
     assert_int_equal(r(L1CFG), (uint64_t)3 << 24);
     w(SVMSCL, 6);
+    assert_int_equal(r(SVMSCL), 4);
+    w(SVMSCL, 5); /* SCALE_LOG2 legal set 0-4 (scale 1..16): 5 is the first clamped */
+    assert_int_equal(r(SVMSCL), 4);
+    w(SVMSCL, 4);
     assert_int_equal(r(SVMSCL), 4);
     w(SVMLEN, 3);
     assert_int_equal(r(SVMLEN), 0);
@@ -780,6 +795,82 @@ static void test_xcvt_trap(void **state)
     assert_int_equal(out, 0x7C00); /* +inf under RNE */
 }
 
+static cap_profile *use_profile(const char *csrs);
+
+/* With every CAP.XMEM.CAP feature present nothing is gated: each RW field takes the
+ * value written. Expected masks from the field tables of CAP 4.6.2/4.6.3 (errata Q-39,
+ * Q-41): L1CFG 31:24 ACTIVE_CLASS (WARL 0-3) | 20:0, CLSMAP 47:0, LDS_BUDGET 63:0,
+ * L2CFG 15:0, STREAM_CTL 24:0, SPROFn 27:0, COMP_CTL 15:0, SVMMODE 3:0, EVENTS 7:0.
+ * REQ: CAP-133 CAP-132 */
+static void test_xmem_all_present(void **state)
+{
+    (void)state;
+    cap_profile *p = use_profile("  cap_xmem_cap: 0x1FFF\n");
+    static const struct {
+        uint32_t a;
+        uint64_t v;
+    } want[] = {
+        {L1CFG, 0x031FFFFF},     {CLSMAP, 0xFFFFFFFFFFFF}, {LDS_BUDGET, ~UINT64_C(0)},
+        {L2CFG, 0xFFFF},         {STREAM_CTL, 0x1FFFFFF},  {SPROF0, 0xFFFFFFF},
+        {SPROF0 + 1, 0xFFFFFFF}, {SPROF0 + 2, 0xFFFFFFF},  {SPROF3, 0xFFFFFFF},
+        {COMP_CTL, 0xFFFF},      {SVMMODE, 0xF},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        w(want[i].a, ~UINT64_C(0));
+        if (r(want[i].a) != want[i].v)
+            fail_msg("CSR 0x%x reads 0x%llx, want 0x%llx", want[i].a,
+                     (unsigned long long)r(want[i].a), (unsigned long long)want[i].v);
+    }
+    cap_xmem_event(&C, 0xFF);
+    assert_int_equal(r(EVENTS), 0xFF);
+    cap_profile_free(p);
+}
+
+/* A reserved ZP_EN (3) keeps the previous effective ZP_EN and sets UNSUP_FMT, and only
+ * ZP_EN: SAT_MODE written with it takes effect (errata Q-11, Q-30).
+ * REQ: CAP-011 CAP-154 */
+static void test_reserved_zp_en(void **state)
+{
+    (void)state;
+    w(MODE, APPLY | M_EW(1) | M_Q | M_ZPEN(1));
+    assert_int_equal(S_ZPEN(r(STAT)), 1);
+    assert_int_equal(S_SATMODE(r(STAT)), 0);
+    w(MODE, APPLY | M_EW(1) | M_Q | M_ZPEN(3) | M_SATMODE);
+    uint64_t s = r(STAT);
+    assert_true(s & S_UNSUP);
+    assert_int_equal(S_ZPEN(s), 1);
+    assert_int_equal(S_SATMODE(s), 1);
+}
+
+/* Errata Q-24: MODE.SAE is persistent, not one-shot. Operations never modify CAP.PREC
+ * (CAP 4.1.2, 5.2.6); one-shot suppression is xcvt's OSAE override. After two
+ * suppressed overflowing conversions SAE is still set in MODE and in STAT.EFF_SAE, and
+ * a third one is still suppressed. REQ: CAP-053 CAP-128 */
+static void test_sae_persistent(void **state)
+{
+    (void)state;
+    w(EXC_EN, OF | NV);
+    w(MODE, APPLY | M_EW(1) | M_SAE);
+    uint64_t mode = r(MODE), stat = r(STAT);
+    cap_snap s;
+    uint64_t out, trap;
+    bool ill;
+    for (int i = 0; i < 3; i++) {
+        cap_snapshot(&C, &s);
+        assert_true(cap_xcvt(&C, &s, 0x01, 0x501502F9, &out, &ill, &trap));
+        assert_int_equal(out, 0x7C00);
+        assert_int_equal(r(MODE), mode);
+        assert_true(r(MODE) & M_SAE);
+        assert_int_equal(S_SAE(r(STAT)), 1);
+    }
+    assert_int_equal(S_SAE(stat), 1);
+    /* only software clears it, with an APPLY */
+    w(MODE, APPLY | M_EW(1));
+    cap_snapshot(&C, &s);
+    assert_false(cap_xcvt(&C, &s, 0x01, 0x501502F9, &out, &ill, &trap));
+    assert_int_equal(trap, OF);
+}
+
 /* ---- P-178: absent precision fields read zero (CAP 5.2.3) ---- */
 
 static cap_profile *use_profile(const char *csrs)
@@ -807,10 +898,10 @@ static void test_absent_fields(void **state)
     assert_int_equal(r(MODE), 0x80000);
     assert_int_equal(r(ALT), 0);
     assert_int_equal(r(STAT), 0x04000000);
-    /* every writable MODE bit: the default 0xFF7BFFFFFF without the Q group:
-     * 0xFF7BFFFFFF & ~0xFE0000FFE0 = 0x017BFF001F; staged only, STAT unchanged */
-    w(MODE, ~UINT64_C(0) & ~APPLY);
-    assert_int_equal(r(MODE), UINT64_C(0x017BFF001F));
+    /* every writable MODE bit: the default 0xFE7FFFFFFF without the Q group:
+     * 0xFE7FFFFFFF & ~0xFE0000FFE0 = 0x7FFF001F; staged only, STAT unchanged */
+    w(MODE, ~UINT64_C(0) >> 1 & ~APPLY);
+    assert_int_equal(r(MODE), UINT64_C(0x7FFF001F));
     assert_int_equal(r(STAT), 0x04000000);
     w(ALT, ~UINT64_C(0) & ~APPLY);
     assert_int_equal(r(ALT), 0);
@@ -906,13 +997,18 @@ static void test_absent_fields(void **state)
 
     /* INTQ with only DOTPROD8 (3) and PER_CHANNEL (4): still no quantized formats */
     p = use_profile("  cap_prec_intq: 0x18\n");
-    w(MODE, ~UINT64_C(0) & ~APPLY);
-    assert_int_equal(r(MODE), UINT64_C(0x017BFF001F));
+    w(MODE, ~UINT64_C(0) >> 1 & ~APPLY);
+    assert_int_equal(r(MODE), UINT64_C(0x7FFF001F));
+    cap_profile_free(p);
+    /* INT4 alone (bit 0) is a quantized format too: the Q fields are writable */
+    p = use_profile("  cap_prec_intq: 0x1\n");
+    w(MODE, ~UINT64_C(0) >> 1 & ~APPLY);
+    assert_int_equal(r(MODE), UINT64_C(0xFE7FFFFFFF));
     cap_profile_free(p);
     /* INT8 alone (bit 2) is enough for Q: nothing absent in MODE */
     p = use_profile("  cap_prec_intq: 0x4\n  cap_prec_cap: {ALT_SUP: 0}\n");
-    w(MODE, ~UINT64_C(0) & ~APPLY);
-    assert_int_equal(r(MODE), UINT64_C(0xFF7BFFFFFF));
+    w(MODE, ~UINT64_C(0) >> 1 & ~APPLY);
+    assert_int_equal(r(MODE), UINT64_C(0xFE7FFFFFFF));
     w(MODE, APPLY | M_EW(1) | M_Q | M_ZPEN(1) | M_ZP(3));
     st = r(STAT);
     assert_int_equal(st & S_UNSUP, 0);
@@ -950,7 +1046,7 @@ static void test_absent_alt_zp(void **state)
 }
 
 /* P-179: BF16_LITE through ALT is effective PET BF16 (2, not 12), EW 16, EFF_ALT_EN 1; xcvt
- * type code 12 converts exactly like code 2. REQ: CAP-103 CAP-099 */
+ * type code 12 converts exactly like code 2. REQ: CAP-103 */
 static void test_bf16_lite(void **state)
 {
     (void)state;
@@ -1422,6 +1518,9 @@ int main(void)
         cmocka_unit_test_setup(test_reset_values, setup),
         cmocka_unit_test_setup(test_ro_ignore_writes, setup),
         cmocka_unit_test_setup(test_unassigned_addresses, setup),
+        cmocka_unit_test_setup(test_sae_persistent, setup),
+        cmocka_unit_test_setup(test_xmem_all_present, setup),
+        cmocka_unit_test_setup(test_reserved_zp_en, setup),
         cmocka_unit_test_setup(test_reserved_bits, setup),
         cmocka_unit_test_setup(test_staging_invisible, setup),
         cmocka_unit_test_setup(test_apply, setup),

@@ -61,16 +61,24 @@ static void test_lanes(void **state)
     assert_true(pmask_lane(&p, 0, 0));
 }
 
-/* Profile-driven bank count; PMASK absent. REQ: CAP-058 */
+/* Profile-driven bank count; PMASK absent. A 2-bit pbank reaches banks 0..3 only, so a
+ * PMASK_BANKS_M1 above 3 still gives 4 banks and 0x804-0x807 are no PMASK CSRs (errata
+ * Q-36). REQ: CAP-058 CAP-060 */
 static void test_profiles(void **state)
 {
     (void)state;
     pmask_state p;
     uint64_t v;
-    pmask_reset(&p, 0x1F); /* 8 banks */
-    assert_true(pmask_csr_write(&p, 0x807, 0x42));
-    assert_true(pmask_csr_read(&p, 0x807, &v));
+    pmask_reset(&p, 0x1F); /* BANKS_M1 = 7 */
+    assert_true(pmask_csr_write(&p, 0x803, 0x42));
+    assert_true(pmask_csr_read(&p, 0x803, &v));
     assert_int_equal(v, 0x42);
+    assert_true(pmask_bank_valid(&p, 3));
+    assert_false(pmask_bank_valid(&p, 4));
+    for (uint32_t a = 0x804; a <= 0x807; a++) {
+        assert_false(pmask_csr_read(&p, a, &v));
+        assert_false(pmask_csr_write(&p, a, 1));
+    }
     pmask_reset(&p, 0x11); /* only bank 0 */
     assert_true(pmask_csr_read(&p, 0x800, &v));
     assert_false(pmask_csr_read(&p, 0x801, &v));

@@ -142,6 +142,8 @@ static void test_bad_input(void **state)
                  "not in cap_prof_sup");
     expect_error(HDR "csrs:\n  cap_pmask_cap: 0x7\n", "BANK0_ALLONES must be 1");
     expect_error(HDR "csrs:\n  cap_pmask_cap: 0x10\n", "must be 0 when PMASK_PRESENT=0");
+    /* a 2-bit pbank: at most banks 0..3 (errata Q-36) */
+    expect_error(HDR "csrs:\n  cap_pmask_cap: 0x19\n", "PMASK_BANKS_M1 must be 0-3");
     /* ALT_SUP bit n = ALT_FMT code n: codes 1-5 may be supported (P-179); bit 0 (no
      * format) and bits 6-15 (reserved codes) are refused */
     expect_error(HDR "csrs:\n  cap_prec_cap: {ALT_SUP: 0x7C}\n", "ALT_SUP");

@@ -123,7 +123,7 @@ static const exp_field fields[] = {
     {"cap_prec_mode", "SAE_DEF", 29, 1},
     {"cap_prec_mode", "SAT", 30, 1},
     {"cap_prec_mode", "APPLY0", 31, 1},
-    {"cap_prec_mode", "DENORM_FTZ", 32, 1},
+    {"cap_prec_mode", "DENORM_FTZ", 26, 1},
     {"cap_prec_mode", "SCALE_SH", 33, 7},
     {"cap_prec_alt", "VER", 0, 3},
     {"cap_prec_alt", "PACK", 3, 3},
@@ -198,7 +198,7 @@ static const char *acc_name(uint8_t a)
 }
 
 /* REQ: CAP-033 CAP-038 CAP-039 CAP-046 CAP-055 CAP-076 CAP-129 CAP-135 CAP-138 CAP-145
- * REQ: CAP-047 CAP-048 CAP-122 CAP-159 CAP-160 CAP-161 CAP-162 CAP-007 CAP-040
+ * REQ: CAP-047 CAP-048 CAP-122 CAP-159 CAP-160 CAP-161 CAP-007 CAP-040
  * REQ: CAP-118 (as resolved by errata Q-21/Q-22) CAP-060 CAP-063 CAP-051 */
 static void test_generated_table(void **state)
 {

@@ -209,7 +209,8 @@ static uint32_t ref_nan(const ref_table *t, int neg, const ref_in *in, const num
     uint32_t sign = (uint32_t)neg << (f->w - 1), eall = (1u << f->eb) - 1;
     if (pol->nan_pol == NUM_NAN_ZERO) return 0;
     int prop = pol->nan_pol == NUM_NAN_PROPAGATE;
-    if (!f->has_inf) return (prop ? sign : 0) | (eall << f->mb) | ((1u << f->mb) - 1);
+    /* A created NaN (in == NULL) is canonical, positive, even under propagate. */
+    if (!f->has_inf) return (prop && in ? sign : 0) | (eall << f->mb) | ((1u << f->mb) - 1);
     if (!prop) return (eall << f->mb) | (1u << (f->mb - 1));
     uint32_t frac = 0;
     if (in) frac = in->mb >= f->mb ? in->frac >> (in->mb - f->mb) : in->frac << (f->mb - in->mb);

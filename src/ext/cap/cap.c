@@ -17,11 +17,13 @@
     (CAP_PREC_STAT_UNSUP_FMT_MASK | CAP_PREC_STAT_SAT_HIT_MASK | CAP_PREC_STAT_FTZ_HIT_MASK |      \
      CAP_PREC_STAT_DOWNCAST_TAKEN_MASK)
 
+/* REQ: CAP-033 CAP-034 CAP-035 CAP-039 */
 bool cap_csr_in_window(uint32_t addr)
 {
     return addr >= CAP_CSR_LO && addr <= CAP_CSR_HI;
 }
 
+/* REQ: CAP-076 */
 static uint64_t rd(const cap_state *c, uint32_t a)
 {
     return c->reg[IDX(a)];
@@ -29,6 +31,7 @@ static uint64_t rd(const cap_state *c, uint32_t a)
 
 /* Fields tied to an XMEM feature that CAP.XMEM.CAP reports absent read zero and ignore
  * writes (CAP 4.6 #2, errata XMEM Q-38). */
+/* REQ: CAP-133 */
 static uint64_t xmem_gated(const cap_state *c, uint32_t a)
 {
     uint64_t cap = rd(c, XPHMG_CSR_CAP_XMEM_CAP);
@@ -71,6 +74,7 @@ static uint64_t xmem_gated(const cap_state *c, uint32_t a)
 /* Precision fields whose capability the profile lacks read zero and ignore writes
  * (CAP 5.2.3, errata P-178): all of ALT without any ALT format, the quantization fields
  * without any quantized integer format. */
+/* REQ: CAP-010 CAP-153 */
 static uint64_t prec_gated(const cap_state *c, uint32_t a)
 {
     uint64_t intq = rd(c, XPHMG_CSR_CAP_PREC_INTQ);
@@ -91,12 +95,14 @@ static uint64_t prec_gated(const cap_state *c, uint32_t a)
 }
 
 /* Everything that reads zero and ignores writes because a feature is absent. */
+/* REQ: CAP-010 CAP-133 CAP-153 */
 static uint64_t gated(const cap_state *c, uint32_t a)
 {
     return xmem_gated(c, a) | prec_gated(c, a);
 }
 
 /* WARL fields with a stated legal set (errata Q-11, XMEM Q-39). */
+/* REQ: CAP-010 CAP-139 CAP-145 CAP-146 */
 static uint64_t xmem_warl(uint32_t a, uint64_t v)
 {
     switch (a) {
@@ -119,6 +125,7 @@ static uint64_t xmem_warl(uint32_t a, uint64_t v)
 /* ---- EFF composition (CAP 4.4.2.3, errata Q-17..Q-31) ---- */
 
 /* ALT_FMT code -> unified EFF_PET code (errata Q-17); 0 = none/reserved. */
+/* REQ: CAP-103 CAP-104 CAP-105 CAP-106 CAP-107 CAP-109 */
 static unsigned alt_pet(unsigned fmt)
 {
     /* BF16_LITE: effective PET BF16 (CAP 4.4.2.2 mapping table, errata P-179). */
@@ -127,6 +134,7 @@ static unsigned alt_pet(unsigned fmt)
     return fmt < 6 ? map[fmt] : 0;
 }
 
+/* REQ: CAP-011 CAP-114 CAP-154 */
 static void recompute(cap_state *c)
 {
     uint64_t cap = rd(c, XPHMG_CSR_CAP_PREC_CAP), intq = rd(c, XPHMG_CSR_CAP_PREC_INTQ);
@@ -146,6 +154,7 @@ static void recompute(cap_state *c)
         b = (b & ~F##_MASK) | (prev & F##_MASK);                                                   \
         unsup = true;                                                                              \
     }
+    /* REQ: CAP-011 CAP-030 CAP-108 CAP-154 */
     KEEP((pet_sup >> pet) & 1, CAP_PREC_MODE_PET)
     KEEP((ew_sup >> ew) & 1, CAP_PREC_MODE_EW)
     KEEP((accw_sup >> accw) & 1, CAP_PREC_MODE_ACCW)
@@ -158,6 +167,7 @@ static void recompute(cap_state *c)
     }
     c->base_eff = b;
 
+    /* REQ: CAP-109 CAP-114 */
     /* ALT (CAP 4.4.2.2/4.4.2.3): only a supported format, version 0, a legal minimum
      * PACK and a supported ALT_ACCW make ALT effective; otherwise EFF = MODE. */
     uint64_t a = c->alt_applied;
@@ -169,6 +179,8 @@ static void recompute(cap_state *c)
         if (!alt) unsup = true;
     }
 
+    /* REQ: CAP-099 CAP-101 CAP-102 CAP-103 CAP-104 CAP-105 */
+    /* REQ: CAP-106 CAP-107 CAP-108 CAP-109 CAP-111 */
     unsigned e_pet = GET(b, CAP_PREC_MODE_PET), e_ew = GET(b, CAP_PREC_MODE_EW);
     unsigned e_accw = GET(b, CAP_PREC_MODE_ACCW), e_pack = GET(b, CAP_PREC_MODE_PACK);
     unsigned e_sat = GET(b, CAP_PREC_MODE_SAT);
@@ -186,6 +198,7 @@ static void recompute(cap_state *c)
         /* ALT.ZP replaces MODE.ZP, plus ZP_OFFS (errata, CAP section). */
         e_zp = (GET(a, CAP_PREC_ALT_ZP) + GET(a, CAP_PREC_ALT_ZP_OFFS)) & 0xff;
     }
+    /* REQ: CAP-078 CAP-110 CAP-112 CAP-113 CAP-117 CAP-118 CAP-119 CAP-120 */
     bool sae = GET(b, CAP_PREC_MODE_SAE_DEF) | GET(b, CAP_PREC_MODE_SAE);
 
     uint64_t s = rd(c, XPHMG_CSR_CAP_PREC_STAT) & (STAT_STICKY & ~CAP_PREC_STAT_UNSUP_FMT_MASK);
@@ -215,6 +228,7 @@ static void recompute(cap_state *c)
 
 /* ---- Reset, read, write ---- */
 
+/* REQ: CAP-122 CAP-159 CAP-160 CAP-161 CAP-163 */
 void cap_reset(cap_state *c, const cap_profile *prof)
 {
     memset(c, 0, sizeof *c);
@@ -235,6 +249,7 @@ void cap_reset(cap_state *c, const cap_profile *prof)
     recompute(c); /* the reset state is applied (errata Q-32) */
 }
 
+/* REQ: CAP-065 CAP-069 CAP-070 */
 bool cap_prof_select(cap_state *c, unsigned idx)
 {
     uint64_t sup = rd(c, XPHMG_CSR_CAP_PROF_SUP);
@@ -249,10 +264,15 @@ bool cap_prof_select(cap_state *c, unsigned idx)
     return true;
 }
 
+/* REQ: CAP-034 CAP-056 CAP-077 CAP-164 */
 bool cap_csr_read(const cap_state *c, uint32_t addr, uint64_t *val)
 {
     if (addr == CAP_CSR_PROF_SEL) {
         *val = rd(c, XPHMG_CSR_CAP_PROF_CUR);
+        return true;
+    }
+    if (addr >= CAP_RSV_LO && addr <= CAP_RSV_HI) { /* unimplemented block */
+        *val = 0;
         return true;
     }
     if (!cap_csr_in_window(addr)) return false;
@@ -261,20 +281,26 @@ bool cap_csr_read(const cap_state *c, uint32_t addr, uint64_t *val)
     return true;
 }
 
+/* REQ: CAP-041 CAP-042 CAP-045 CAP-081 CAP-132 CAP-164 */
 bool cap_csr_write(cap_state *c, uint32_t addr, uint64_t val)
 {
     if (addr == CAP_CSR_PROF_SEL) {
         cap_prof_select(c, (unsigned)GET(val, CAP_PROF_SEL_IDX));
         return true;
     }
+    if (addr >= CAP_RSV_LO && addr <= CAP_RSV_HI) return true; /* ignored */
     if (!cap_csr_in_window(addr)) return false;
     const xcsr_reg *r = xcsr_find(addr);
     if (!r) return true; /* unassigned address: reads 0, ignores writes (CAP 3.1 #3) */
+    /* A sign-extended 32-bit MODE value (bit 63 set) writes no scale: the section 6
+     * sequences stay what their comments say however the constant was extended (Q-20). */
+    if (addr == XPHMG_CSR_CAP_PREC_MODE && (val >> 63)) val &= ~CAP_PREC_MODE_SCALE_SH_MASK;
     uint64_t g = gated(c, addr), w = r->writable & ~g;
     uint64_t *p = &c->reg[IDX(addr)];
     uint64_t nv = (*p & ~w) | (val & w);
     nv &= ~(val & r->w1c & ~g); /* W1C: a 1 clears (CAP 4 rule 3, errata Q-84) */
     switch (addr) {
+    /* REQ: CAP-043 CAP-045 CAP-084 CAP-098 CAP-116 CAP-120 CAP-126 */
     case XPHMG_CSR_CAP_PREC_MODE:
         *p = nv & ~CAP_PREC_MODE_APPLY0_MASK; /* APPLY0 reads 0 */
         c->mode_asked_absent |= (val & g & r->defined) != 0;
@@ -296,10 +322,12 @@ bool cap_csr_write(cap_state *c, uint32_t addr, uint64_t val)
         }
         return true;
     default:
+        /* REQ: CAP-010 CAP-041 CAP-042 CAP-132 CAP-139 CAP-145 */
         *p = xmem_warl(addr, nv);
         return true;
     }
 apply:
+    /* REQ: CAP-116 CAP-120 CAP-126 */
     /* Any APPLY clears STAT's stickies, then may set UNSUP_FMT itself (errata Q-26). */
     c->reg[IDX(XPHMG_CSR_CAP_PREC_STAT)] &= ~STAT_STICKY;
     recompute(c);
@@ -308,6 +336,7 @@ apply:
 
 /* ---- Snapshot, flags, traps ---- */
 
+/* REQ: CAP-006 CAP-008 CAP-085 CAP-087 CAP-092 CAP-093 CAP-094 CAP-112 */
 void cap_snapshot(const cap_state *c, cap_snap *s)
 {
     uint64_t st = rd(c, XPHMG_CSR_CAP_PREC_STAT);
@@ -342,11 +371,13 @@ void cap_snapshot(const cap_state *c, cap_snap *s)
     p->scale_sh = (sh & 0x40) ? (int32_t)sh - 128 : (int32_t)sh; /* signed 7-bit */
 }
 
+/* REQ: CAP-006 CAP-131 */
 uint64_t cap_snap_xmem(const cap_snap *s, uint32_t addr)
 {
     return addr >= CAP_XMEM_LO && addr <= CAP_CSR_HI ? s->xmem[addr - CAP_XMEM_LO] : 0;
 }
 
+/* REQ: CAP-121 CAP-125 CAP-127 CAP-149 */
 void cap_accrue(cap_state *c, num_flags f)
 {
     c->reg[IDX(XPHMG_CSR_CAP_PREC_EXC_ST)] |= f & NUM_EXC_ST_MASK;
@@ -356,11 +387,13 @@ void cap_accrue(cap_state *c, num_flags f)
     if (f & NUM_DOWNCAST_TAKEN) *s |= CAP_PREC_STAT_DOWNCAST_TAKEN_MASK;
 }
 
+/* REQ: CAP-011 */
 void cap_note_unsupported(cap_state *c)
 {
     c->reg[IDX(XPHMG_CSR_CAP_PREC_STAT)] |= CAP_PREC_STAT_UNSUP_FMT_MASK;
 }
 
+/* REQ: CAP-142 */
 void cap_xmem_event(cap_state *c, uint64_t ev)
 {
     const xcsr_reg *r = xcsr_find(XPHMG_CSR_CAP_XMEM_EVENTS);
@@ -368,11 +401,13 @@ void cap_xmem_event(cap_state *c, uint64_t ev)
         ev & r->defined & ~gated(c, XPHMG_CSR_CAP_XMEM_EVENTS);
 }
 
+/* REQ: CAP-124 CAP-128 */
 num_flags cap_trap_flags(const cap_snap *s, num_flags flags)
 {
     return num_trap_pending(flags, s->exc_en, s->sae);
 }
 
+/* REQ: CAP-089 */
 int cap_type_fmt(unsigned code, bool uns)
 {
     switch (code) {
@@ -402,6 +437,7 @@ int cap_type_fmt(unsigned code, bool uns)
     }
 }
 
+/* REQ: CAP-002 CAP-163 */
 uint64_t cap_discovery(const cap_state *c, uint32_t addr)
 {
     return cap_csr_in_window(addr) ? c->disc[IDX(addr)] : 0;

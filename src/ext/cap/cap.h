@@ -16,10 +16,13 @@
 #include "xphmg/num.h"
 
 /* The CAP window owned by this unit: 0x7C0-0x7F7 (CAP 3.1). 0x7F8-0x7FF belongs to the
- * absent XPHMG_RSV and is left unowned (errata Q-03). */
+ * absent XPHMG_RSV (errata Q-03): an unimplemented block, which reads zero and ignores
+ * writes over its whole range (CAP 3, errata Q-12); this unit answers for it. */
 #define CAP_CSR_LO    0x7C0u
 #define CAP_CSR_HI    0x7F7u
 #define CAP_CSR_COUNT (CAP_CSR_HI - CAP_CSR_LO + 1u)
+#define CAP_RSV_LO    0x7F8u
+#define CAP_RSV_HI    0x7FFu
 
 /* The profile-select CSR (project extension, errata P-177): the implementation-defined
  * profile-switch mechanism of CAP 4.3.3, in the machine custom read/write range. */
@@ -91,10 +94,12 @@ void cap_reset(cap_state *c, const cap_profile *prof);
 /* True when addr lies in the CAP window 0x7C0-0x7F7. Every address there reads and
  * writes (unassigned ones read 0 and ignore writes, CAP 3.1 #3). */
 bool cap_csr_in_window(uint32_t addr);
-/* CSR read of the window or of CAP_CSR_PROF_SEL; false for any other address. */
+/* CSR read of the window, of the unimplemented RSV block (reads 0) or of
+ * CAP_CSR_PROF_SEL; false for any other address. */
 bool cap_csr_read(const cap_state *c, uint32_t addr, uint64_t *val);
 /* CSR write with the value the Zicsr instruction writes (errata Q-84), to the window or
- * CAP_CSR_PROF_SEL; false for any other address. Never traps otherwise (CAP 4.3.4,
+ * CAP_CSR_PROF_SEL (writes to the RSV block are ignored); false for any other address.
+ * Never traps otherwise (CAP 4.3.4,
  * 5.2.8). */
 bool cap_csr_write(cap_state *c, uint32_t addr, uint64_t val);
 

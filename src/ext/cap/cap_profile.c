@@ -34,6 +34,7 @@ struct cap_profile {
 
 /* Read-only descriptors only: policy state, STAT and the reserved CSR are not
  * implementation facts (CAP 5.2.7), rtcap is RT's discovery CSR. */
+/* REQ: CAP-009 CAP-163 */
 bool cap_profile_is_discovery(uint32_t addr)
 {
     const xcsr_reg *r = xcsr_find(addr);
@@ -49,6 +50,7 @@ const char *cap_profile_name(const cap_profile *p)
 }
 
 /* Advisory CSRs: what a runtime profile may vary (CAP 4.3.2: tiers, hints, FEAT). */
+/* REQ: CAP-009 CAP-067 */
 bool cap_profile_is_advisory(uint32_t addr)
 {
     switch (addr) {
@@ -68,6 +70,7 @@ bool cap_profile_is_advisory(uint32_t addr)
     }
 }
 
+/* REQ: CAP-065 CAP-163 */
 static bool set_lookup(const csr_set *s, uint32_t addr, uint64_t *val)
 {
     for (unsigned i = 0; i < s->n; i++)
@@ -78,6 +81,7 @@ static bool set_lookup(const csr_set *s, uint32_t addr, uint64_t *val)
     return false;
 }
 
+/* REQ: CAP-065 CAP-163 */
 static bool base_value(const cap_profile *p, uint32_t addr, uint64_t *val)
 {
     if (!p || !cap_profile_is_discovery(addr)) return false;
@@ -85,6 +89,7 @@ static bool base_value(const cap_profile *p, uint32_t addr, uint64_t *val)
     return true;
 }
 
+/* REQ: CAP-065 CAP-067 */
 bool cap_profile_value_at(const cap_profile *p, unsigned idx, uint32_t addr, uint64_t *val)
 {
     if (!base_value(p, addr, val)) return false;
@@ -92,6 +97,7 @@ bool cap_profile_value_at(const cap_profile *p, unsigned idx, uint32_t addr, uin
     return true;
 }
 
+/* REQ: CAP-065 CAP-069 */
 unsigned cap_profile_reset_index(const cap_profile *p)
 {
     uint64_t flags = 0, cur = 0;
@@ -101,6 +107,7 @@ unsigned cap_profile_reset_index(const cap_profile *p)
     return (unsigned)cur;
 }
 
+/* REQ: CAP-163 */
 bool cap_profile_value(const cap_profile *p, uint32_t addr, uint64_t *val)
 {
     return cap_profile_value_at(p, cap_profile_reset_index(p), addr, val);
@@ -140,6 +147,7 @@ static const char *scalar(const yaml_node_t *n)
 }
 
 /* Decimal, 0x hex, 0b binary (underscores allowed as separators), true/false. */
+/* REQ: CAP-163 */
 static bool parse_u64(const char *s, uint64_t *out)
 {
     if (!s || !*s) return false;
@@ -175,6 +183,7 @@ static bool parse_u64(const char *s, uint64_t *out)
 
 /* One `CSR: value` of `csrs` (into p->base, variant < 0) or of runtime profile variant
  * (advisory CSRs only; unnamed fields keep the base value). */
+/* REQ: CAP-009 CAP-066 CAP-074 CAP-163 */
 static bool set_csr(ctx *c, cap_profile *p, int variant, const yaml_node_t *key,
                     const yaml_node_t *val)
 {
@@ -236,6 +245,7 @@ static bool set_csr(ctx *c, cap_profile *p, int variant, const yaml_node_t *key,
 
 /* `runtime-profiles: {INDEX: {CSR: value, ...}, ...}` (errata P-177); parsed after
  * `csrs` so that variants start from the base values. */
+/* REQ: CAP-065 CAP-067 CAP-074 */
 static bool set_variants(ctx *c, cap_profile *p, const yaml_node_t *v)
 {
     if (v->type != YAML_MAPPING_NODE)
@@ -296,6 +306,7 @@ static bool check_rt_dependencies(ctx *c, const cap_profile *p)
 }
 
 /* Cross-CSR rules: what the unit and the numeric engine can honour (docs/cap.md). */
+/* REQ: CAP-016 CAP-054 CAP-066 CAP-074 */
 static bool check(ctx *c, const cap_profile *p)
 {
     uint64_t flags = 0, cur = 0, sup = 0, pm = 0, pcap = 0;
@@ -333,6 +344,10 @@ static bool check(ctx *c, const cap_profile *p)
         return fail(c, NULL,
                     "cap_pmask_cap: PMASK_BANKS_M1 and BANK0_ALLONES must be 0 "
                     "when PMASK_PRESENT=0");
+    if (GET(pm, CAP_PMASK_CAP_PMASK_BANKS_M1) > 3)
+        return fail(c, NULL,
+                    "cap_pmask_cap: PMASK_BANKS_M1 must be 0-3: a 2-bit pbank selects banks "
+                    "0..3 (XPHMG_PMASK 3.3.1, errata Q-36)");
     unsigned pet = GET(pcap, CAP_PREC_CAP_PET_SUP), ew = GET(pcap, CAP_PREC_CAP_EW_SUP);
     unsigned accw = GET(pcap, CAP_PREC_CAP_ACCW_SUP), alt = GET(pcap, CAP_PREC_CAP_ALT_SUP);
     if (pet & ~0x3fu) return fail(c, NULL, "cap_prec_cap.PET_SUP: codes 6 and 7 are reserved");
@@ -383,6 +398,7 @@ static bool shape_ok(ctx *c, const char *text, size_t len)
     return ok;
 }
 
+/* REQ: CAP-163 CAP-065 */
 cap_profile *cap_profile_parse(const char *text, size_t len, const char *origin, char *err,
                                size_t errlen)
 {

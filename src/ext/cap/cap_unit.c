@@ -1,18 +1,21 @@
 /* cap_unit.c — the hart adapter of XPHMG_CAP. */
 #include "cap_unit.h"
 
+/* REQ: CAP-039 CAP-076 */
 static bool csr_read(hart *h, void *ctx, uint32_t a, uint64_t *v)
 {
     (void)h;
     return cap_csr_read(&((cap_unit *)ctx)->cap, a, v);
 }
 
+/* REQ: CAP-039 CAP-076 */
 static bool csr_write(hart *h, void *ctx, uint32_t a, uint64_t v)
 {
     (void)h;
     return cap_csr_write(&((cap_unit *)ctx)->cap, a, v);
 }
 
+/* REQ: CAP-159 CAP-161 CAP-163 */
 static void reset(hart *h, void *ctx)
 {
     (void)h;
@@ -20,6 +23,7 @@ static void reset(hart *h, void *ctx)
     cap_reset(&u->cap, u->prof);
 }
 
+/* REQ: CAP-012 CAP-089 CAP-123 CAP-124 CAP-125 CAP-128 */
 bool cap_xcvt(cap_state *c, const cap_snap *s, unsigned fmtsel, uint64_t in, uint64_t *out,
               bool *illegal, uint64_t *trap)
 {
@@ -56,6 +60,7 @@ bool cap_xcvt(cap_state *c, const cap_snap *s, unsigned fmtsel, uint64_t in, uin
     return true;
 }
 
+/* REQ: CAP-006 CAP-008 CAP-124 */
 static void exec_xcvt(hart *h, void *ctx, const hart_insn *d)
 {
     cap_unit *u = ctx;
@@ -76,9 +81,11 @@ static void exec_xcvt(hart *h, void *ctx, const hart_insn *d)
 
 static const hart_unit_insn insns[] = {{XOP_XCVT, exec_xcvt, HART_WR_X}};
 static const hart_unit_csrs csrs[] = {{CAP_CSR_LO, CAP_CSR_HI, csr_read, csr_write},
+                                      {CAP_RSV_LO, CAP_RSV_HI, csr_read, csr_write},
                                       {CAP_CSR_PROF_SEL, CAP_CSR_PROF_SEL, csr_read, csr_write}};
-static const hart_unit unit = {"cap", reset, 1, insns, 2, csrs};
+static const hart_unit unit = {"cap", reset, 1, insns, 3, csrs};
 
+/* REQ: CAP-163 */
 int cap_unit_attach(hart *h, cap_unit *u, const cap_profile *prof)
 {
     u->prof = prof;

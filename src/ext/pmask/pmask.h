@@ -1,7 +1,8 @@
-/* pmask.h — the PMASK predicate substrate (project stand-in for the absent XPHMG_PMASK
- * spec, errata "## PMASK"): up to 8 banks of 64 lanes (lane i = bit i), bank 0 a virtual
- * ALL-ONES bank (reads all ones, writes ignored, CAP 2.3 #3), banks as CSRs
- * pmask0..pmask7 at 0x800-0x807 (the profile's CAP.PMASK.CAP says how many exist), and
+/* pmask.h — the PMASK predicate substrate (errata "## PMASK", after the author's
+ * XPHMG_PMASK 3.2-3.3): up to 4 banks of 64 lanes (lane i = bit i; a 2-bit pbank selects
+ * 0..3), bank 0 a virtual ALL-ONES bank (reads all ones, writes ignored, CAP 2.3 #3),
+ * banks as CSRs pmask0..pmask3 at 0x800-0x803 (the profile's CAP.PMASK.CAP says how many
+ * exist), and
  * the ZMODE merge/zero rule of CAP 2.3 #4 as the one helper every predicated unit uses.
  * Pure module; the hart adapter is pmask_unit.h. */
 #ifndef XPHMG_EXT_PMASK_H
@@ -11,8 +12,8 @@
 #include <stdint.h>
 
 #define PMASK_CSR_LO    0x800u
-#define PMASK_CSR_HI    0x807u
-#define PMASK_MAX_BANKS 8u
+#define PMASK_CSR_HI    0x803u
+#define PMASK_MAX_BANKS 4u  /* pbank is 2 bits (errata Q-36) */
 #define PMASK_LANES     64u /* lane width of a bank (errata Q-62) */
 
 typedef struct {

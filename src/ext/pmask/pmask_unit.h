@@ -1,4 +1,4 @@
-/* pmask_unit.h — PMASK banks attached to the hart as CSRs pmask0..pmask7 (0x800-0x807,
+/* pmask_unit.h — PMASK banks attached to the hart as CSRs pmask0..pmask3 (0x800-0x803,
  * user read/write range, errata Q-36). */
 #ifndef XPHMG_EXT_PMASK_UNIT_H
 #define XPHMG_EXT_PMASK_UNIT_H

@@ -3,7 +3,7 @@
  * precisely with cause 24 and mtval = the raised enabled flags (errata Q-28), SAE
  * suppresses, bad FMTSEL is illegal, fflags is untouched (Q-05). Results are
  * hand-computed from the format definitions (FP16 binary16, E4M3/E5M2 OCP OFP8).
- * REQ: CAP-085 CAP-086 CAP-087 CAP-092 CAP-093 CAP-094 CAP-096 CAP-112 CAP-121 CAP-124
+ * REQ: CAP-085 CAP-086 CAP-087 CAP-092 CAP-093 CAP-094 CAP-112 CAP-121 CAP-124
  * REQ: CAP-125 CAP-127 CAP-128 CAP-006 CAP-004 CAP-003 CAP-147 CAP-080 CAP-001 CAP-103 */
 #include "cap_test.h"
 RVTEST_CODE_BEGIN
@@ -32,8 +32,9 @@ RVTEST_CODE_BEGIN
     /* SAT=0: RISC-V fcvt behaviour, NV: -300.0 -> -128 */
     TEST_CASE(17, a0, -128, li t0, 0x80080000; csrw CAP_PREC_MODE, t0; li t0, 0x7F; csrw CAP_PREC_EXC_ST, t0; li a1, 0xC3960000; xcvt(a0, a1, 0x31))
     TEST_CASE(18, a0, 0x10, csrr a0, CAP_PREC_EXC_ST)
-    /* DENORM_FTZ (bit 32): the smallest FP32 subnormal -> FP16 +0, FTZ_HIT (STAT 12) */
-    TEST_CASE(19, a0, 0, li t0, 0x180080000; csrw CAP_PREC_MODE, t0; li a1, 1; xcvt(a0, a1, 0x01))
+    /* DENORM_FTZ (bit 26, errata Q-20): the smallest FP32 subnormal -> FP16 +0, FTZ_HIT
+     * (STAT 12) */
+    TEST_CASE(19, a0, 0, li t0, 0x84080000; csrw CAP_PREC_MODE, t0; li a1, 1; xcvt(a0, a1, 0x01))
     TEST_CASE(20, a0, 0x1000, csrr a0, CAP_PREC_STAT; li t0, 0x1000; and a0, a0, t0)
     /* NaN policy on sNaN 0x7FA00000 -> FP16: propagate 0x7F00, canonical 0x7E00, squash 0;
      * NV|SNAN_SEEN (0x50) */
@@ -123,7 +124,19 @@ RVTEST_CODE_BEGIN
     TEST_CASE(71, a0, 0x3F820000, li t0, 0x80080000; csrw CAP_PREC_MODE, t0; li a1, 0x3F82; xcvt(a0, a1, 0x1C))
     TEST_CASE(72, a0, 0x3F80, li a1, 0x3C00; xcvt(a0, a1, 0xC0))
     TEST_CASE(73, a0, 0x4000, li t0, 0x80080000; csrw CAP_PREC_MODE, t0; li a1, 0x3F800000; xcvt(a0, a1, 0xC1); csrr a0, CAP_PREC_STAT; li t0, 0x4000; and a0, a0, t0)
-    TEST_CASE(74, s10, -1, nop)
+    /* Errata Q-15/Q-20: the 6.1 sequence as a sign-extended 32-bit value (lui gives
+     * 0xFFFFFFFF80080000) applies EW 16 and nothing else: MODE reads 0x80000, STAT bits
+     * 63:32 (EFF_DENORM_FTZ, EFF_SCALE_SH, ...) are 0, an FP16 subnormal (2^-24) is not
+     * flushed (FP32 0x33800000) */
+    TEST_CASE(74, a0, 0x80000, lui t0, 0x80080; csrw CAP_PREC_MODE, t0; csrr a0, CAP_PREC_MODE)
+    TEST_CASE(75, a0, 0, csrr a0, CAP_PREC_STAT; srli a0, a0, 32)
+    TEST_CASE(76, a0, 0x33800000, li a1, 1; xcvt(a0, a1, 0x10))
+    /* Q=1 written sign-extended: SCALE_SH stays 0, so 1.5 -> INT8 is 2 (RNE), not 3 (the
+     * -1 a sign extension would have put in 39:33); a zero-extended 64-bit value with
+     * SCALE_SH = -1 (0x7F << 33) still sets it: 1.5 * 2 = 3 */
+    TEST_CASE(77, a0, 2, li t0, 0x80080020; sext.w t0, t0; csrw CAP_PREC_MODE, t0; li a1, 0x3FC00000; xcvt(a0, a1, 0x31))
+    TEST_CASE(78, a0, 3, li t0, 0xFE80080020; csrw CAP_PREC_MODE, t0; li a1, 0x3FC00000; xcvt(a0, a1, 0x31))
+    TEST_CASE(79, s10, -1, nop)
     TEST_PASSFAIL
     CAP_TRAP_HANDLER
 RVTEST_CODE_END

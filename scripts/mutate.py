@@ -1,0 +1,551 @@
+#!/usr/bin/env python3
+"""Mutation testing of the XPHMG units (src/ext), the numeric engine (src/num) and the
+hart's CSR/trap code, against the tests that name the mutated code's requirements.
+
+A mutant is one small change to one line of a function body:
+  cmp    flip a comparison (== !=, < >=, > <=)      bnd   move a boundary (< <=, > >=)
+  logic  swap && and ||                              cond  negate an if/while condition
+  drop   drop an assignment or call statement        const change an integer constant
+  field  use the neighbouring field of the same CSR register (generated xphmg_csr.h)
+
+Mapping mutants to requirements (docs/mutation.md): a `REQ:` comment in the source names
+the requirement ids a function implements. One in the comment block just above a
+function applies to the whole function; one inside a function body (or a run of them on
+consecutive lines) names the ids of the lines that follow, in place of the function's,
+until the next such comment. A mutant is run against the CTest tests built from the
+test files whose `REQ:` tags name one of its ids; a mutant in code without any `REQ:`
+annotation is run against its module's own tests (MODULES below; the whole default
+suite for modules without such a list) and counts for no requirement.
+
+A mutant is killed for requirement X when a test file that names X fails; it survives
+when every test it ran passes; `stillborn` when it does not compile; `equivalent` when
+docs/mutation-equivalent.tsv lists it with an argument.
+
+Deterministic: the mutants of a module are enumerated in source order and sampled with
+random.Random(seed). Resumable: every result is appended to WORK/state.jsonl keyed by the
+mutant id and a hash of its function's text, so a rerun skips what is done and redoes a
+mutant whose function changed. The source tree
+is never modified: mutants are applied to a copy under WORK/src, built in WORK/build.
+
+Usage: scripts/mutate.py [--modules cap,pmask,num] [--max-per-module N] [--seed S]
+                         [--work DIR] [--report FILE] [--time-limit SECONDS]
+                         [--rerun-survivors] [--list] [--report-only]
+"""
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ID = re.compile(r"\b((?:CAP|XMEM|RT)-\d{3})\b")
+TAG = re.compile(r"REQ:([^*\n]*)")
+
+# Module -> (files, functions to restrict to or None for every function, the tests (a
+# regular expression over CTest names) that run a mutant in code without a `REQ:`
+# annotation, or None for the whole default suite).
+MODULES = {
+    "cap": (["src/ext/cap/cap.c", "src/ext/cap/cap_unit.c", "src/ext/cap/cap_profile.c"], None,
+            r"^(ext_cap.*|ext_profile|arch\.cap\..*|example_precision)$"),
+    "pmask": (["src/ext/pmask/pmask.c", "src/ext/pmask/pmask_unit.c"], None,
+              r"^(ext_pmask|arch\.cap\.cap_pmask)$"),
+    "num": (["src/num/num_cvt.c", "src/num/num_fmt.c"], None,
+            r"^(num_.*|ext_cap|example_precision)$"),
+    "rvfp": (["src/num/rvfp.c"], None, r"^(fp_.*|arch\.fp\..*|arch\.rv\.rv64[fd])$"),
+    "xmem": (["src/ext/xmem/xmem_cache.c", "src/ext/xmem/xmem_lds.c", "src/ext/xmem/xmem_svm.c",
+              "src/ext/xmem/xmem_swz.c", "src/ext/xmem/xmem_unit.c"], None, None),
+    "rt": (["src/ext/rt/rt_job.c", "src/ext/rt/rt_kernels.c", "src/ext/rt/rt_offload.c",
+            "src/ext/rt/rt_unit.c"], None, None),
+    "ext": (["src/ext/xphmg_ext.c"], None, None),
+    "csr": (["src/sim/csr.c"], None, None),
+    "trap": (["src/sim/hart.c"],
+             {"enter_trap", "hart_raise", "hart_illegal", "hart_exec_illegal", "take_interrupt"},
+             None),
+}
+DEFAULT_MODULES = "cap,pmask,num"
+EQUIVALENT = os.path.join(ROOT, "docs", "mutation-equivalent.tsv")
+REPORT = os.path.join(ROOT, "docs", "mutation-report.tsv")
+
+
+# ---------------------------------------------------------------- source scanning
+
+def strip_comments(lines):
+    """Yields (line, code) with comments blanked, tracking /* */ across lines."""
+    out, in_block = [], False
+    for line in lines:
+        code, i = [], 0
+        while i < len(line):
+            if in_block:
+                j = line.find("*/", i)
+                if j < 0:
+                    i = len(line)
+                else:
+                    in_block, i = False, j + 2
+                continue
+            if line.startswith("/*", i):
+                in_block, i = True, i + 2
+                continue
+            if line.startswith("//", i):
+                break
+            if line[i] == '"':  # keep string literals opaque
+                j = i + 1
+                while j < len(line) and line[j] != '"':
+                    j += 2 if line[j] == "\\" else 1
+                code.append('"' + " " * max(0, j - i - 1) + '"')
+                i = j + 1
+                continue
+            code.append(line[i])
+            i += 1
+        out.append("".join(code))
+    return out
+
+
+FUNC_HEAD = re.compile(r"^[A-Za-z_][\w \*]*?\b([A-Za-z_]\w*)\s*\(")
+
+
+def functions(lines, code):
+    """[(name, first_body_line, last_line, ids_from_comment_above)] (0-based)."""
+    res, i, last_end = [], 0, -1
+    while i < len(lines):
+        m = FUNC_HEAD.match(code[i])
+        if m and not code[i].rstrip().endswith(";") and not code[i].startswith(("typedef", "#")):
+            # header may span lines until a line that is exactly "{"
+            j = i
+            while j < len(lines) and code[j].strip() != "{" and not code[j].rstrip().endswith(";"):
+                if code[j].rstrip().endswith("{") and j > i:
+                    break
+                j += 1
+            if j < len(lines) and code[j].strip() == "{":
+                k = j + 1
+                while k < len(lines) and not code[k].startswith("}"):
+                    k += 1
+                above = "\n".join(lines[last_end + 1:i])
+                ids = set()
+                for tag in TAG.findall(above):
+                    ids.update(ID.findall(tag))
+                res.append((m.group(1), j + 1, k, ids))
+                last_end, i = k, k + 1
+                continue
+        i += 1
+    return res
+
+
+CMP = [("==", "!="), ("!=", "=="), ("<=", ">"), (">=", "<"), ("<", ">="), (">", "<=")]
+BND = {"<": "<=", "<=": "<", ">": ">=", ">=": ">"}
+CMP_RE = re.compile(r"(?<![<>=!\-])(==|!=|<=|>=|<|>)(?![<>=])")
+LOGIC_RE = re.compile(r"&&|\|\|")
+CONST_RE = re.compile(r"(?<![\w.])(0[xX][0-9a-fA-F]+|\d+)([uU]?[lL]{0,2})(?![\w.])")
+COND_RE = re.compile(r"^(\s*(?:\}\s*else\s+)?(?:if|while)\s*)\((.*)\)(\s*(?:\{|[^;{]*;)?\s*)$")
+DECL_RE = re.compile(r"^\s*(?:const\s+|static\s+|struct\s+|unsigned\s+|signed\s+)*"
+                     r"[A-Za-z_]\w*(?:\s*\*)*\s+\**[A-Za-z_]\w*\s*(?:=|;|\[|,)")
+STMT_RE = re.compile(r"^\s*(?:\*?\s*[A-Za-z_][\w\.\->\[\]\(\) \*]*?\s*(?:[|&^+\-*/]?=|\+\+|--)"
+                     r"|[A-Za-z_]\w*\s*\().*;\s*$")
+KEYWORD_START = re.compile(r"^\s*(?:return|break|continue|goto|case|default|else|if|for|while|"
+                           r"do|switch)\b")
+
+
+def load_fields(header):
+    """register base name -> ordered list of field names, from the generated header."""
+    regs, order = {}, []
+    if not header or not os.path.exists(header):
+        return {}
+    text = open(header, encoding="utf-8").read()
+    for m in re.finditer(r"#define XPHMG_CSR_(\w+)\s", text):
+        regs.setdefault(m.group(1), [])
+    names = sorted(regs, key=len, reverse=True)
+    for m in re.finditer(r"#define (\w+)_MASK\s", text):
+        full = m.group(1)
+        for r in names:
+            if full.startswith(r + "_") and full != r:
+                regs[r].append(full[len(r) + 1:])
+                break
+    return {r: f for r, f in regs.items() if len(f) >= 2}
+
+
+def field_swaps(code_line, fields):
+    """[(start, end, replacement)] for each CSR field macro token in the line."""
+    out = []
+    for m in re.finditer(r"\b([A-Z][A-Z0-9_]*?)(_MASK|_SHIFT|_WIDTH)?\b", code_line):
+        tok, suffix = m.group(1), m.group(2) or ""
+        for reg, fl in fields.items():
+            if tok.startswith(reg + "_") and tok[len(reg) + 1:] in fl:
+                f = tok[len(reg) + 1:]
+                nxt = fl[(fl.index(f) + 1) % len(fl)]
+                out.append((m.start(), m.end(), f"{reg}_{nxt}{suffix}"))
+                break
+    return out
+
+
+def mutants_of_file(rel, src_root, funcs_only, fields):
+    path = os.path.join(src_root, rel)
+    lines = open(path, encoding="utf-8").read().split("\n")
+    code = strip_comments(lines)
+    res = []
+    for name, first, last, fids in functions(lines, code):
+        if funcs_only is not None and name not in funcs_only:
+            continue
+        body_ids, prev_tagged = set(), False
+        fhash = hashlib.sha1("\n".join(lines[first - 2:last + 1]).encode()).hexdigest()[:12]
+        seen = {}
+        for ln in range(first, last):
+            raw, c = lines[ln], code[ln]
+            tags = TAG.findall(raw)
+            if tags:
+                ids = {rid for tag in tags for rid in ID.findall(tag)}
+                body_ids = (body_ids | ids) if prev_tagged else ids
+            prev_tagged = bool(tags)
+            if not c.strip() or c.lstrip().startswith("#"):
+                continue
+            cands = []
+            for m in CMP_RE.finditer(c):
+                op = m.group(1)
+                if op in ("<", ">") and re.search(r"#include|\w+\s*<\s*\w+\s*>", c):
+                    pass
+                neg = dict(CMP)[op]
+                cands.append(("cmp", m.start(), m.end(), neg))
+                if op in BND:
+                    cands.append(("bnd", m.start(), m.end(), BND[op]))
+            for m in LOGIC_RE.finditer(c):
+                cands.append(("logic", m.start(), m.end(), "||" if m.group() == "&&" else "&&"))
+            for m in CONST_RE.finditer(c):
+                lit, suf = m.group(1), m.group(2)
+                v = int(lit, 0)
+                nv = 1 if v == 0 else (0 if v == 1 else v + 1)
+                nlit = hex(nv) if lit.lower().startswith("0x") else str(nv)
+                cands.append(("const", m.start(), m.end(), nlit + suf))
+            for s, e, rep in field_swaps(c, fields):
+                cands.append(("field", s, e, rep))
+            m = COND_RE.match(c)
+            if m and c.count("(") == c.count(")"):
+                s = len(m.group(1))
+                e = s + len(m.group(2)) + 2
+                cands.append(("cond", s, e, "(!(" + m.group(2) + "))"))
+            if (STMT_RE.match(c) and not DECL_RE.match(c) and not KEYWORD_START.match(c)
+                    and c.count("(") == c.count(")")):
+                ind = len(c) - len(c.lstrip())
+                cands.append(("drop", ind, len(c.rstrip()), "{ /* dropped */ }"))
+            for op, s, e, rep in cands:
+                new = raw[:s] + rep + raw[e:]
+                if new == raw:
+                    continue
+                key = f"{op}|{raw.strip()}|{new.strip()}"
+                n = seen.get(key, 0)
+                seen[key] = n + 1
+                h = hashlib.sha1(f"{key}|{n}".encode()).hexdigest()[:10]
+                res.append({"id": f"{rel}:{name}:{op}:{h}", "file": rel, "line": ln + 1,
+                            "func": name, "op": op, "orig": raw, "new": new,
+                            "ids": sorted(body_ids or fids), "fhash": fhash})
+    return res
+
+
+# ---------------------------------------------------------------- tests
+
+def scan_tags(root):
+    """requirement id -> set of test files (relative) tagging it."""
+    cover = {}
+    for dirpath, _, files in os.walk(os.path.join(root, "tests")):
+        for name in files:
+            path = os.path.join(dirpath, name)
+            try:
+                text = open(path, encoding="utf-8", errors="replace").read()
+            except OSError:
+                continue
+            rel = os.path.relpath(path, root)
+            for tag in TAG.findall(text):
+                for rid in ID.findall(tag):
+                    cover.setdefault(rid, set()).add(rel)
+    return cover
+
+
+def ctest_tests(build):
+    out = subprocess.run(["ctest", "--show-only=json-v1"], cwd=build, check=True,
+                         capture_output=True, text=True).stdout
+    tests = []
+    for t in json.loads(out)["tests"]:
+        labels = []
+        for p in t.get("properties", []):
+            if p.get("name") == "LABELS":
+                labels = p.get("value", [])
+        tests.append({"name": t["name"], "command": t.get("command", []), "labels": labels})
+    return tests
+
+
+def tests_of_file(rel, tests):
+    """CTest names built from test file rel: a test named after it (arch.cap.cap_xcvt for
+    cap_xcvt.S) or one whose program is built from it (test_cap for test_cap.c)."""
+    stem = os.path.splitext(os.path.basename(rel))[0]
+    names = []
+    for t in tests:
+        parts = t["name"].split(".")
+        prog = os.path.basename(t["command"][0]) if t["command"] else ""
+        if stem in parts or prog == stem:
+            names.append(t["name"])
+    return names
+
+
+# ---------------------------------------------------------------- running
+
+def sync_tree(src, dst):
+    """Mirrors the source tree into dst, touching only files whose content differs."""
+    skip = {".git", "build", "Testing"}
+    for dirpath, dirs, files in os.walk(src):
+        dirs[:] = [d for d in dirs if d not in skip and not d.startswith("build")]
+        rel = os.path.relpath(dirpath, src)
+        os.makedirs(os.path.join(dst, rel), exist_ok=True)
+        for f in files:
+            a, b = os.path.join(dirpath, f), os.path.join(dst, rel, f)
+            data = open(a, "rb").read()
+            if not os.path.exists(b) or open(b, "rb").read() != data:
+                with open(b, "wb") as o:
+                    o.write(data)
+                shutil.copymode(a, b)
+
+
+def run(cmd, cwd, timeout=None, log=None):
+    p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    if log:
+        with open(log, "a", encoding="utf-8") as f:
+            f.write("$ " + " ".join(cmd) + "\n" + p.stdout[-4000:] + p.stderr[-4000:] + "\n")
+    return p
+
+
+def build_targets(bdir, targets, log):
+    cmd = ["cmake", "--build", bdir, "-j2"]
+    if targets:
+        cmd += ["--target"] + sorted(targets)
+    return run(cmd, ROOT, log=log).returncode == 0
+
+
+def run_tests(bdir, names, timeout):
+    if not names:
+        return []
+    regex = "^(" + "|".join(re.escape(n) for n in sorted(names)) + ")$"
+    failed_log = os.path.join(bdir, "Testing", "Temporary", "LastTestsFailed.log")
+    if os.path.exists(failed_log):
+        os.remove(failed_log)
+    run(["ctest", "-j2", "-R", regex, "--timeout", str(timeout), "-LE", "long"], bdir)
+    failed = []
+    if os.path.exists(failed_log):
+        for line in open(failed_log, encoding="utf-8"):
+            if ":" in line:
+                failed.append(line.strip().split(":", 1)[1])
+    return sorted(failed)
+
+
+def load_equivalent():
+    eq = {}
+    if os.path.exists(EQUIVALENT):
+        for n, line in enumerate(open(EQUIVALENT, encoding="utf-8"), 1):
+            line = line.rstrip("\n")
+            if not line or line.startswith("#"):
+                continue
+            cols = line.split("\t")
+            if len(cols) != 2 or not cols[1].strip():
+                raise SystemExit(f"{EQUIVALENT}:{n}: expected 'MUTANT-ID<TAB>argument'")
+            eq[cols[0]] = cols[1].strip()
+    return eq
+
+
+def load_state(path):
+    state = {}
+    if os.path.exists(path):
+        for line in open(path, encoding="utf-8"):
+            try:
+                r = json.loads(line)
+            except ValueError:
+                continue  # a line cut by an interrupted run
+            state[(r["id"], r["srchash"])] = r
+    return state
+
+
+def write_report(path, selected, state, eq, modules, args, total_by_module):
+    rows, summary = [], {}
+    for m in selected:
+        r = state.get((m["id"], m["fhash"]))
+        status = "equivalent" if m["id"] in eq else (r["status"] if r else "pending")
+        mod = m["module"]
+        s = summary.setdefault(mod, {})
+        s[status] = s.get(status, 0) + 1
+        rows.append("\t".join([
+            m["id"], m["module"], f'{m["file"]}:{m["line"]}', m["op"],
+            m["orig"].strip().replace("\t", " ") + "  =>  " + m["new"].strip().replace("\t", " "),
+            " ".join(m["ids"]) or "-", status,
+            " ".join(r.get("killed_for", [])) if r else "",
+            " ".join(r.get("failed", [])) if r else ""]))
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("# Mutation report, written by scripts/mutate.py (docs/mutation.md).\n")
+        f.write(f"# seed {args.seed}, at most {args.max_per_module} mutants per module\n")
+        f.write("# modules-run: " + " ".join(modules) + "\n")
+        f.write("# modules-not-run: " + " ".join(m for m in MODULES if m not in modules) + "\n")
+        for mod in modules:
+            s = summary.get(mod, {})
+            f.write(f"# module {mod}: {total_by_module.get(mod, 0)} mutants, sampled "
+                    f"{sum(s.values())}: " + ", ".join(f"{k} {v}" for k, v in sorted(s.items()))
+                    + "\n")
+        f.write("# id\tmodule\tlocation\toperator\tchange\trequirements\tstatus\tkilled_for"
+                "\tfailed_tests\n")
+        for row in rows:
+            f.write(row + "\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--modules", default=DEFAULT_MODULES)
+    ap.add_argument("--max-per-module", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=9)
+    ap.add_argument("--work", default=os.path.join(ROOT, "build-mutation"))
+    ap.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
+    ap.add_argument("--report", default=REPORT)
+    ap.add_argument("--list", action="store_true", help="list the sampled mutants and stop")
+    ap.add_argument("--report-only", action="store_true", help="rewrite the report from state")
+    ap.add_argument("--time-limit", type=int, default=0, help="stop after this many seconds")
+    ap.add_argument("--rerun-survivors", action="store_true",
+                    help="run surviving mutants again (after adding tests that should kill them)")
+    args = ap.parse_args()
+    modules = [m for m in args.modules.split(",") if m]
+    for m in modules:
+        if m not in MODULES:
+            raise SystemExit(f"unknown module {m}; known: {', '.join(MODULES)}")
+
+    work = os.path.abspath(args.work)
+    src, bdir = os.path.join(work, "src"), os.path.join(work, "build")
+    os.makedirs(work, exist_ok=True)
+    log = os.path.join(work, "build.log")
+    # --list and --report-only build nothing and leave the work tree alone (a campaign may
+    # be running in it); they need the generated header of some earlier build.
+    if not (args.list or args.report_only):
+        sync_tree(ROOT, src)
+        if not os.path.exists(os.path.join(bdir, "CMakeCache.txt")):
+            env_cc = ["-DCMAKE_C_COMPILER_LAUNCHER=ccache"] if shutil.which("ccache") else []
+            p = run(["cmake", "-S", src, "-B", bdir,
+                     f"-DXPHMG_SHARED={os.path.abspath(args.shared)}"] + env_cc, ROOT, log=log)
+            if p.returncode:
+                raise SystemExit(f"configure failed: see {log}")
+        if not build_targets(bdir, None, log):
+            raise SystemExit(f"the unmutated tree does not build: see {log}")
+    header = os.path.join(bdir, "target", "include", "xphmg_csr.h")
+    if not os.path.exists(header):
+        header = os.path.join(ROOT, "build", "target", "include", "xphmg_csr.h")
+    if not os.path.exists(header):
+        raise SystemExit("no generated xphmg_csr.h: build the project (or run without --list)")
+    fields = load_fields(header)
+
+    # Enumerate and sample.
+    selected, total_by_module, picks = [], {}, []
+    for mod in modules:
+        files, funcs, _ = MODULES[mod]
+        allm = []
+        for rel in files:
+            for m in mutants_of_file(rel, ROOT, funcs, fields):
+                m["module"] = mod
+                allm.append(m)
+        total_by_module[mod] = len(allm)
+        rng = random.Random(f"{args.seed}:{mod}")
+        pick = allm if len(allm) <= args.max_per_module else rng.sample(allm, args.max_per_module)
+        pick.sort(key=lambda m: (m["file"], m["line"], m["id"]))
+        picks.append(pick)
+    # Round-robin over the modules, so a run cut short by --time-limit covers each of them.
+    for i in range(max((len(p) for p in picks), default=0)):
+        selected += [p[i] for p in picks if i < len(p)]
+    if args.list:
+        for m in selected:
+            print(f'{m["id"]}\t{m["file"]}:{m["line"]}\t{" ".join(m["ids"]) or "-"}\t'
+                  f'{m["new"].strip()}')
+        return 0
+
+    eq = load_equivalent()
+    state_path = os.path.join(work, "state.jsonl")
+    state = load_state(state_path)
+    if args.rerun_survivors:
+        state = {k: v for k, v in state.items() if v["status"] != "survived"}
+    if args.report_only:
+        write_report(args.report, selected, state, eq, modules, args, total_by_module)
+        return 0
+
+    tests = ctest_tests(bdir)
+    all_tests = [t["name"] for t in tests if "long" not in t["labels"]]
+    cover = scan_tags(ROOT)
+    file_tests = {}
+    for files in cover.values():
+        for f in files:
+            if f not in file_tests:
+                file_tests[f] = tests_of_file(f, tests)
+    by_name = {t["name"]: t for t in tests}
+
+    # Baseline: every test a mutant will run passes on the unmutated tree.
+    needed = set()
+    for m in selected:
+        if m["id"] in eq or (m["id"], m["fhash"]) in state:
+            continue
+        if not m["ids"]:
+            fb = MODULES[m["module"]][2]
+            needed.update(n for n in all_tests if not fb or re.match(fb, n))
+        for rid in m["ids"]:
+            for f in cover.get(rid, ()):
+                needed.update(file_tests[f])
+    t0 = time.time()
+    base_failed = run_tests(bdir, needed, 600)
+    if base_failed:
+        raise SystemExit("tests fail without a mutant: " + ", ".join(base_failed))
+    timeout = max(30, int(3 * (time.time() - t0)) + 10)
+
+    start = time.time()
+    done = 0
+    for m in selected:
+        key = (m["id"], m["fhash"])
+        if m["id"] in eq or key in state:
+            continue
+        if args.time_limit and time.time() - start > args.time_limit:
+            print("time limit reached; rerun to resume", file=sys.stderr)
+            break
+        if m["ids"]:
+            tfiles = {f for rid in m["ids"] for f in cover.get(rid, ())}
+            names = {n for f in tfiles for n in file_tests[f]}
+        else:
+            fb = MODULES[m["module"]][2]
+            tfiles = set()
+            names = {n for n in all_tests if re.match(fb, n)} if fb else set(all_tests)
+        targets = {"xphmg-sim"}
+        for n in names:
+            cmd = by_name[n]["command"]
+            if cmd and cmd[0].startswith(bdir):
+                targets.add(os.path.basename(cmd[0]))
+        path = os.path.join(src, m["file"])
+        orig = open(path, encoding="utf-8").read()
+        lines = orig.split("\n")
+        assert lines[m["line"] - 1] == m["orig"], f"stale mutant {m['id']}"
+        lines[m["line"] - 1] = m["new"]
+        try:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("\n".join(lines))
+            if not build_targets(bdir, targets, log):
+                rec = {"status": "stillborn", "failed": [], "killed_for": []}
+            else:
+                failed = run_tests(bdir, names, timeout) if names else []
+                killed_for = sorted({rid for rid in m["ids"] for f in cover.get(rid, ())
+                                     if set(file_tests[f]) & set(failed)})
+                rec = {"status": "killed" if failed else ("survived" if names else "untested"),
+                       "failed": failed, "killed_for": killed_for}
+        finally:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(orig)
+        rec.update({"id": m["id"], "srchash": m["fhash"]})
+        state[key] = rec
+        with open(state_path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(rec) + "\n")
+        done += 1
+        print(f'[{done}] {rec["status"]:9} {m["id"]} {" ".join(rec["failed"][:4])}', flush=True)
+        write_report(args.report, selected, state, eq, modules, args, total_by_module)
+    build_targets(bdir, None, log)  # leave the work tree built unmutated
+    write_report(args.report, selected, state, eq, modules, args, total_by_module)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
