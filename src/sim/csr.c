@@ -242,7 +242,7 @@ bool hart_tvm_trap(const hart *h)
 
 static bool fp_on(const hart *h)
 {
-    return (h->mstatus & MSTATUS_FS) != FS_OFF;
+    return (h->mstatus & MSTATUS_FS) != FS_OFF && (h->misa & (UINT64_C(1) << ('F' - 'A')));
 }
 
 bool hart_csr_read(hart *h, uint32_t a, uint64_t *v)
@@ -536,12 +536,14 @@ static bool hart_csr_write_raw(hart *h, uint32_t a, uint64_t v)
     case CSR_MISA:
         /* Only C can be switched off (WARL, else fixed); it stays set when the next
          * instruction would be misaligned without it (as on Spike). */
-        if (!(v & MISA_C) && ((h->pc + 4) & 2)) v |= MISA_C;
+        if (!(v & MISA_C) && (h->pc & 2)) v |= MISA_C;
         h->misa = (h->misa & ~MISA_C) | (v & MISA_C & h->misa_max);
         return true;
     case CSR_MEDELEG:
         if (!has_s(h)) return false;
-        h->medeleg = v & 0xb3ff;
+        /* Every exception below M can be delegated but ecall from M, and the
+         * misaligned fetch only without C (read-only 0 otherwise, as on Spike). */
+        h->medeleg = v & ((h->misa & MISA_C) ? 0xb3fe : 0xb3ff);
         return true;
     case CSR_MIDELEG:
         if (!has_s(h)) return false;
@@ -661,8 +663,11 @@ static uint64_t do_csr(hart *h, const hart_insn *d, int kind, uint64_t src, bool
     bool write = kind == 0 || src_nonzero;
     if (write) {
         uint64_t nv = kind == 0 ? src : kind == 1 ? (old | src) : (old & ~src);
+        /* A misa write clearing C at a pc that is not 4-byte aligned is ignored, and
+         * Spike logs nothing for it. */
+        bool ignored = a == CSR_MISA && !(nv & MISA_C) && (h->misa & MISA_C) && (d->pc & 2);
         if (!hart_csr_write(h, a, nv)) return hart_illegal(h, d);
-        log_csr_write(h, a);
+        if (!ignored) log_csr_write(h, a);
     }
     wx(h, d->rd, old);
     return NEXT;

@@ -224,6 +224,7 @@ static uint64_t lr(hart *h, const hart_insn *d, unsigned n)
     if (h->tracing) hart_trace_mem(h, a, n, n == 4 ? (uint32_t)v : v, false);
     h->resv_addr = a;
     h->resv_valid = true;
+    h->resv_slice = (h->instret - h->slice_base) / HART_RESV_PERIOD;
     wx(h, d->rd, v);
     return NEXT;
 }
@@ -233,7 +234,8 @@ static uint64_t sc(hart *h, const hart_insn *d, unsigned n)
     uint64_t a = X(d->rs1), next = NEXT;
     uint8_t *p = amo_ptr(h, a, n, false);
     if (!p) return h->npc;
-    bool ok = h->resv_valid && h->resv_addr == a;
+    bool ok = h->resv_valid && h->resv_addr == a &&
+              (h->instret - h->slice_base) / HART_RESV_PERIOD == h->resv_slice;
     h->resv_valid = false; /* SC always ends the reservation, success or not */
     if (ok) {
         uint64_t v = X(d->rs2);
@@ -427,6 +429,8 @@ H(s_wfi)
     if (h->priv == PRV_U && (h->misa & MISA_S)) return hart_illegal(h, d);
     h->wfi_pending = true;
     h->stop = true;
+    h->resv_valid = false; /* a slice ends at WFI (see hart.h, LR/SC) */
+    h->slice_base = h->instret + 1;
     return NEXT;
 }
 

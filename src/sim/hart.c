@@ -53,10 +53,34 @@ static const hart_bind *find_bind(const char *name)
     return NULL;
 }
 
+/* The misa letter an instruction belongs to ('I' for the base, Zicsr, Zifencei and
+ * privileged ones); compressed FP loads/stores need C and D. */
+static uint64_t ext_bits(const char *n)
+{
+#define L(c) (UINT64_C(1) << ((c) - 'A'))
+    uint64_t m = 0;
+    const char *b = n;
+    if (!strncmp(n, "c.", 2)) {
+        m |= L('C');
+        b = n + 2;
+    }
+    if (!strncmp(b, "mul", 3) || !strncmp(b, "div", 3) || !strncmp(b, "rem", 3)) m |= L('M');
+    if (!strncmp(b, "lr.", 3) || !strncmp(b, "sc.", 3) || !strncmp(b, "amo", 3)) m |= L('A');
+    if (b[0] == 'f' && strncmp(b, "fence", 5)) {
+        size_t k = strlen(b);
+        bool dbl = (k > 2 && !strcmp(b + k - 2, ".d")) || strstr(b, ".d.") || !strcmp(b, "fld") ||
+                   !strcmp(b, "fsd") || !strcmp(b, "fldsp") || !strcmp(b, "fsdsp");
+        m |= dbl ? L('D') : L('F');
+    }
+    return m;
+#undef L
+}
+
 static void bind_all(hart *h)
 {
     for (unsigned op = 0; op < XOP__COUNT; op++) {
         const hart_bind *b = op ? find_bind(xop_names[op]) : NULL;
+        if (b && (ext_bits(xop_names[op]) & ~h->misa_max)) b = NULL;
         h->xop_fn[op] = b ? b->fn : hart_exec_illegal;
         h->xop_wr[op] = b ? b->wr : HART_WR_NONE;
         h->xop_kind[op] = b ? (hart_kind_of(b->fn) | hart_kind_of_fp(b->fn)) : K_CALL;
@@ -128,12 +152,19 @@ hart *hart_new(sim_mem *mem, uint64_t reset_pc)
     }
     h->icache_mask = ICACHE_ENTRIES - 1;
     h->misa_max = MISA_RESET;
+    mem_set_write_hook(mem, mem_hook, h);
     run_fast(h, 0); /* publishes case_labels */
     h->icache[ICACHE_ENTRIES].pc = h->icache[ICACHE_ENTRIES + 1].pc = EMPTY_TAG;
     bind_all(h);
-    mem_set_write_hook(mem, mem_hook, h);
     hart_reset(h, reset_pc);
     return h;
+}
+
+void hart_set_isa(hart *h, uint64_t misa, uint64_t reset_pc)
+{
+    h->misa_max = misa;
+    bind_all(h);
+    hart_reset(h, reset_pc);
 }
 
 void hart_free(hart *h)
@@ -180,6 +211,7 @@ void hart_reset(hart *h, uint64_t reset_pc)
     h->trapped = h->halted = h->wfi_pending = false;
     h->exit_code = 0;
     h->resv_valid = false;
+    h->slice_base = 0;
     hart_update_xlate(h, true);
     icache_flush(h);
     for (unsigned i = 0; i < h->unit_count; i++)
@@ -287,6 +319,7 @@ static void enter_trap(hart *h, uint64_t cause, uint64_t tval, uint64_t epc)
     }
     h->mstatus = s;
     h->resv_valid = false;
+    h->slice_base = h->instret;
     h->traps++;
     hart_update_xlate(h, false);
     uint64_t base = vec & ~UINT64_C(3);

@@ -77,6 +77,8 @@ enum { IRQ_SSI = 1, IRQ_MSI = 3, IRQ_STI = 5, IRQ_MTI = 7, IRQ_SEI = 9, IRQ_MEI 
 /* Sdtrig: the number of mcontrol (type 2) triggers (tselect 0..HART_NTRIG-1). */
 #define HART_NTRIG 4
 
+#define HART_RESV_PERIOD 5000
+
 typedef struct hart hart;
 typedef struct hart_insn hart_insn;
 /* A handler executes one instruction and returns the address of the next one (after a
@@ -194,9 +196,14 @@ struct hart {
     int exit_code;
     bool wfi_pending;
 
-    /* LR/SC reservation */
+    /* LR/SC reservation. An SC fails when a HART_RESV_PERIOD boundary of retired
+     * instructions, counted from the last trap (or WFI, or reset), lies between it and
+     * its LR: Spike drops the reservation there (it runs harts in slices of 5000
+     * instructions, a slice ending early at a trap), and its SC outcomes, so its commit
+     * logs, are reproduced (errata P-267). */
     uint64_t resv_addr;
     bool resv_valid;
+    uint64_t resv_slice, slice_base;
 
     /* platform poll */
     hart_poll_fn poll;
@@ -294,6 +301,12 @@ int hart_add_region(hart *h, uint64_t base, uint64_t size, uint8_t *host);
 bool hart_csr_read(hart *h, uint32_t addr, uint64_t *val);
 bool hart_csr_write(hart *h, uint32_t addr, uint64_t val);
 const char *hart_csr_name(uint32_t addr); /* NULL when unknown */
+
+/* Restricts the hart to the extensions in misa (from isa_string_parse; MISA_RESET is the
+ * default): instructions of a missing M, A, F, D or C are illegal, without S the S-mode
+ * CSRs and delegation do not exist. Units should be registered only when misa has X.
+ * Resets the hart to reset_pc. */
+void hart_set_isa(hart *h, uint64_t misa, uint64_t reset_pc);
 
 /* Hardware triggers (Sdtrig mcontrol, for a debugger's breakpoints and watchpoints):
  * trigger idx (< HART_NTRIG) matches an address equal to addr on the accesses in

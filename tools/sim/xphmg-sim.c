@@ -9,8 +9,10 @@
 
 #include "hart.h"
 #include "htif.h"
+#include "isa_string.h"
 #include "loader.h"
 #include "mem.h"
+#include "xphmg_csr.h"
 #include "xphmg_ext.h"
 
 /* Exit codes of the simulator itself; any other status is the guest's (0..255). */
@@ -36,6 +38,9 @@ static void usage(FILE *f)
                "  --log-file FILE    write the commit log to FILE instead (implies --log-commits)\n"
                "  --stats            print instructions retired and simulated MIPS on stderr\n"
                "  --dir DIR          host directory the guest's file syscalls are confined to\n"
+               "  --isa STRING       extensions in Spike's syntax, e.g. rv64gcs_xphmg\n"
+               "                     (default rv64imafdcsu_zicsr_zifencei_xphmg; without\n"
+               "                     s: an M/U-only hart; without _xphmg: no XPHMG units)\n"
                "  --profile FILE     XPHMG implementation profile (YAML, docs/cap.md); default\n"
                "                     profiles/default.yaml's values\n"
                "  --help             this text\n"
@@ -113,6 +118,7 @@ int main(int argc, char **argv)
 {
     uint64_t ram_size = UINT64_C(256) << 20, ram_base = UINT64_C(0x80000000), max_insns = 0;
     int log_commits = 0, stats = 0;
+    uint64_t misa = MISA_RESET;
     const char *dir = NULL, *log_file = NULL, *profile_path = NULL;
     int i = 1;
     for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
@@ -160,6 +166,13 @@ int main(int argc, char **argv)
                 return EXIT_USAGE;
             }
             dir = val;
+            i++;
+        } else if (!strcmp(o, "--isa")) {
+            char ierr[200];
+            if (!val || isa_string_parse(val, &misa, ierr, sizeof ierr)) {
+                fprintf(stderr, "xphmg-sim: --isa: %s\n", val ? ierr : "needs an ISA string");
+                return EXIT_USAGE;
+            }
             i++;
         } else if (!strcmp(o, "--profile")) {
             if (!val) {
@@ -243,8 +256,11 @@ int main(int argc, char **argv)
         mem_free(mem);
         return EXIT_HOST;
     }
-    xphmg_ext *ext = xphmg_ext_attach(h, prof, err, sizeof err);
-    if (!ext) {
+    hart_set_isa(h, misa, img.entry);
+    /* Without xphmg in --isa the XPHMG units stay detached: their instructions trap. */
+    xphmg_ext *ext =
+        (misa & (UINT64_C(1) << ('X' - 'A'))) ? xphmg_ext_attach(h, prof, err, sizeof err) : NULL;
+    if (!ext && (misa & (UINT64_C(1) << ('X' - 'A')))) {
         fprintf(stderr, "xphmg-sim: %s\n", err);
         return EXIT_HOST;
     }
