@@ -11,8 +11,10 @@
 
 #include "hart.h"
 #include "htif.h"
+#include "isa_string.h"
 #include "loader.h"
 #include "mem.h"
+#include "xphmg_csr.h"
 #include "xphmg_ext.h"
 
 /* Exit codes of the simulator itself; any other status is the guest's (0..255). */
@@ -48,6 +50,9 @@ static void usage(FILE *f)
             "  --dir DIR          host directory the guest's file syscalls are confined to\n"
             "  --host-stat        stat/fstat show the host's inode numbers, owners and times\n"
             "                     (default: values derived from the run, reproducible)\n"
+            "  --isa STRING       extensions in Spike's syntax, e.g. rv64gcs_xphmg\n"
+            "                     (default rv64imafdcsu_zicsr_zifencei_xphmg; without\n"
+            "                     s: an M/U-only hart; without _xphmg: no XPHMG units)\n"
             "  --profile FILE     XPHMG implementation profile (YAML, docs/cap.md); default\n"
             "                     profiles/default.yaml's values\n"
             "  --help             this text\n"
@@ -180,6 +185,7 @@ int main(int argc, char **argv)
     uint64_t timeout_s = 0;
     int log_commits = 0, stats = 0, host_stat = 0;
     uint64_t rt_threads = 1;
+    uint64_t misa = MISA_RESET;
     const char *dir = NULL, *log_file = NULL, *profile_path = NULL;
     int i = 1;
     for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
@@ -241,6 +247,13 @@ int main(int argc, char **argv)
                 return EXIT_USAGE;
             }
             dir = val;
+            i++;
+        } else if (!strcmp(o, "--isa")) {
+            char ierr[200];
+            if (!val || isa_string_parse(val, &misa, ierr, sizeof ierr)) {
+                fprintf(stderr, "xphmg-sim: --isa: %s\n", val ? ierr : "needs an ISA string");
+                return EXIT_USAGE;
+            }
             i++;
         } else if (!strcmp(o, "--profile")) {
             if (!val) {
@@ -326,12 +339,15 @@ int main(int argc, char **argv)
         }
         htif_set_host_stat(run.io, host_stat);
     }
-    run.ext = xphmg_ext_attach(run.h, run.prof, err, sizeof err);
-    if (!run.ext) {
+    hart_set_isa(run.h, misa, run.img.entry);
+    /* Without xphmg in --isa the XPHMG units stay detached: their instructions trap. */
+    bool xphmg = (misa & (UINT64_C(1) << ('X' - 'A'))) != 0;
+    run.ext = xphmg ? xphmg_ext_attach(run.h, run.prof, err, sizeof err) : NULL;
+    if (!run.ext && xphmg) {
         fprintf(stderr, "xphmg-sim: %s\n", err);
         return finish(&run, EXIT_HOST);
     }
-    run.ext->rt.threads = (unsigned)rt_threads;
+    if (run.ext) run.ext->rt.threads = (unsigned)rt_threads;
     if (!run.img.has_tohost)
         fprintf(stderr,
                 "xphmg-sim: warning: %s has no 'tohost' symbol: it cannot exit "
@@ -393,7 +409,8 @@ int main(int argc, char **argv)
                 "%.3f s, %.1f MIPS (CPU time %.3f s, %.1f MIPS)\n",
                 h->instret, h->traps, h->charged, dt, dt > 0 ? (double)h->instret / dt / 1e6 : 0.0,
                 dc, dc > 0 ? (double)h->instret / dc / 1e6 : 0.0);
-        xmem_unit_print_stats(&run.ext->xmem, stderr); /* the L1 model (errata P-221) */
+        if (run.ext)
+            xmem_unit_print_stats(&run.ext->xmem, stderr); /* the L1 model (errata P-221) */
     }
     /* The commit log's last line says what the budget was charged besides instructions
      * (Spike's format has no such line; it appears only when something was charged). */
