@@ -15,6 +15,7 @@ PKGS=(
   clang-format
   libassimp-dev                    # mesh import of xphmg-bvh (OBJ, PLY, STL, glTF, ...)
   libembree-dev                    # bench/rt peer (Embree 3)
+  gdb-multiarch                    # debugging guests through xphmg-sim --gdb (test sim_gdb)
 )
 
 missing=()

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tool_paths.h"
 #include "xelf.h"
 #include "xphmg/isa.h"
 
@@ -485,8 +486,11 @@ int main(int argc, char **argv)
             ok = add_spec(&c, xs[i]);
     else if (getenv("XPHMG_SPEC") && *getenv("XPHMG_SPEC"))
         ok = add_spec_list(&c, getenv("XPHMG_SPEC"));
-    else
-        ok = add_spec_list(&c, XPHMG_DEFAULT_SPECS);
+    else {
+        char installed[4096];
+        ok = add_spec_list(&c, tool_installed_path(TOOL_INSTALLED_SPEC, XPHMG_DEFAULT_SPECS,
+                                                   installed, sizeof installed));
+    }
     if (!ok) {
         for (unsigned i = 0; i < c.nspecs; i++)
             isa_free((isa_spec *)c.specs[i]);
