@@ -6,8 +6,8 @@
  * architectural writes ordered as Spike orders them (x registers by number, f registers
  * after the x register of the same number, CSRs by address, all by key reg*16+type), then
  * the memory reads (" mem ADDR") and writes (" mem ADDR VALUE", VALUE as wide as the
- * access). Writes to x0 are not shown, as in Spike. Traps retire nothing and print
- * nothing. */
+ * access). Writes to x0 are not shown, as in Spike. A trap retires nothing; it prints
+ * Spike's exception line (and the tval line for the causes that have one). */
 #include <inttypes.h>
 
 #include "hart_int.h"
@@ -66,4 +66,38 @@ void hart_commit_log(hart *h, const hart_insn *d, uint64_t pc, unsigned priv)
             if (pass) fprintf(f, " 0x%0*" PRIx64, h->trace_mem[i].size * 2, h->trace_mem[i].val);
         }
     fputc('\n', f);
+}
+
+void hart_log_trap(hart *h, uint64_t cause, uint64_t epc, uint64_t tval)
+{
+    static const char *const names[16] = {
+        "trap_instruction_address_misaligned",
+        "trap_instruction_access_fault",
+        "trap_illegal_instruction",
+        "trap_breakpoint",
+        "trap_load_address_misaligned",
+        "trap_load_access_fault",
+        "trap_store_address_misaligned",
+        "trap_store_access_fault",
+        "trap_user_ecall",
+        "trap_supervisor_ecall",
+        NULL,
+        "trap_machine_ecall",
+        "trap_instruction_page_fault",
+        "trap_load_page_fault",
+        NULL,
+        "trap_store_page_fault",
+    };
+    FILE *f = h->log;
+    uint64_t n = cause & ~(UINT64_C(1) << 63);
+    if (cause >> 63)
+        fprintf(f, "core %3d: exception interrupt #%" PRIu64, 0, n);
+    else if (n < 16 && names[n])
+        fprintf(f, "core %3d: exception %s", 0, names[n]);
+    else
+        fprintf(f, "core %3d: exception trap #%" PRIu64, 0, n);
+    fprintf(f, ", epc 0x%016" PRIx64 "\n", epc);
+    /* Spike shows tval for every synchronous cause except the environment calls. */
+    if (!(cause >> 63) && n != CAUSE_ECALL_U && n != CAUSE_ECALL_S && n != CAUSE_ECALL_M)
+        fprintf(f, "core %3d:           tval 0x%016" PRIx64 "\n", 0, tval);
 }

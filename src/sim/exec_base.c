@@ -185,19 +185,22 @@ static uint8_t *amo_ptr(hart *h, uint64_t a, unsigned n, bool is_lr)
         hart_raise(h, is_lr ? CAUSE_MISALIGNED_LOAD : CAUSE_MISALIGNED_STORE, a);
         return NULL;
     }
-    uint64_t off = a - h->ram_base;
+    uint64_t pa = a;
+    if (h->xlate && !hart_translate(h, a, n, is_lr ? ACC_LOAD : ACC_STORE, &pa, true)) return NULL;
+    uint64_t off = pa - h->ram_base;
     if (off <= h->ram_size - n) return h->ram + off;
-    uint8_t *p = hart_region_ptr(h, a, n); /* plain memory regions (hart_add_region) */
+    uint8_t *p = hart_region_ptr(h, pa, n); /* plain memory regions (hart_add_region) */
     if (!p) hart_raise(h, is_lr ? CAUSE_LOAD_ACCESS : CAUSE_STORE_ACCESS, a);
     return p;
 }
 
-/* After an atomic store: same bookkeeping as st() (trace, code cache, watch window). */
-static void amo_stored(hart *h, uint64_t a, unsigned n, uint64_t v)
+/* After an atomic store through p (from amo_ptr) for virtual address a: same bookkeeping
+ * as st() (trace, code cache, watch window). */
+static void amo_stored(hart *h, uint64_t a, const uint8_t *p, unsigned n, uint64_t v)
 {
-    uint64_t off = a - h->ram_base;
     if (h->tracing) hart_trace_mem(h, a, n, v, true);
-    if (off <= h->ram_size - n && h->page_flags[off >> 12]) hart_store_notify(h, a, n);
+    uint64_t off = (uint64_t)((uintptr_t)p - (uintptr_t)h->ram);
+    if (off < h->ram_size && h->page_flags[off >> 12]) hart_store_notify(h, h->ram_base + off, n);
 }
 
 static uint64_t rd_n(const uint8_t *p, unsigned n)
@@ -235,7 +238,7 @@ static uint64_t sc(hart *h, const hart_insn *d, unsigned n)
     if (ok) {
         uint64_t v = X(d->rs2);
         memcpy(p, &v, n);
-        amo_stored(h, a, n, v);
+        amo_stored(h, a, p, n, v);
     }
     wx(h, d->rd, ok ? 0 : 1);
     return next;
@@ -283,7 +286,7 @@ static bool amo_rmw(hart *h, uint64_t a, unsigned n, int kind, uint64_t src, uin
     }
     if (h->tracing) hart_trace_mem(h, a, n, n == 4 ? (uint32_t)old : old, false);
     memcpy(p, &nv, n);
-    amo_stored(h, a, n, n == 4 ? (uint32_t)nv : nv);
+    amo_stored(h, a, p, n, n == 4 ? (uint32_t)nv : nv);
     *oldp = old;
     return true;
 }
@@ -360,13 +363,27 @@ H(s_fence_i)
 H(s_ecall)
 {
     (void)d;
-    hart_raise(h, h->priv == PRV_M ? CAUSE_ECALL_M : CAUSE_ECALL_U, 0);
+    static const uint64_t cause[4] = {CAUSE_ECALL_U, CAUSE_ECALL_S, 0, CAUSE_ECALL_M};
+    hart_raise(h, cause[h->priv], 0);
     return h->npc;
 }
 H(s_ebreak)
 {
     hart_raise(h, CAUSE_BREAKPOINT, d->pc);
     return h->npc;
+}
+/* The return address of mret/sret: bit 1 reads zero while IALIGN = 32. */
+static uint64_t xret_target(const hart *h, uint64_t epc)
+{
+    return epc & ((h->misa & MISA_C) ? ~UINT64_C(1) : ~UINT64_C(3));
+}
+/* After mret/sret: the new mode may translate, and Spike logs the mstatus write. */
+static void xret_done(hart *h)
+{
+    h->resv_valid = false;
+    hart_update_xlate(h, false);
+    h->stop = true;
+    hart_trace_csr(h, 0x300);
 }
 H(s_mret)
 {
@@ -379,13 +396,35 @@ H(s_mret)
     if (mpp != PRV_M) s &= ~MSTATUS_MPRV;
     h->mstatus = s;
     h->priv = mpp;
-    h->resv_valid = false;
-    h->stop = true;
-    return h->mepc;
+    xret_done(h);
+    return xret_target(h, h->mepc);
 }
+H(s_sret)
+{
+    if (h->priv == PRV_U || (h->priv == PRV_S && (h->mstatus & MSTATUS_TSR)))
+        return hart_illegal(h, d);
+    uint64_t s = h->mstatus;
+    unsigned spp = (s & MSTATUS_SPP) ? PRV_S : PRV_U;
+    s = (s & ~MSTATUS_SIE) | ((s & MSTATUS_SPIE) ? MSTATUS_SIE : 0);
+    s |= MSTATUS_SPIE;
+    s &= ~(MSTATUS_SPP | MSTATUS_MPRV); /* the new mode is below M */
+    h->mstatus = s;
+    h->priv = spp;
+    xret_done(h);
+    return xret_target(h, h->sepc);
+}
+/* No TLB: translations are walked on every access, so there is nothing to drop. */
+H(s_sfence_vma)
+{
+    if (h->priv == PRV_U || (h->priv == PRV_S && (h->mstatus & MSTATUS_TVM)))
+        return hart_illegal(h, d);
+    return NEXT;
+}
+/* WFI is illegal below M with mstatus.TW = 1, and in U mode whenever S mode exists. */
 H(s_wfi)
 {
     if (h->priv != PRV_M && (h->mstatus & MSTATUS_TW)) return hart_illegal(h, d);
+    if (h->priv == PRV_U && (h->misa & MISA_S)) return hart_illegal(h, d);
     h->wfi_pending = true;
     h->stop = true;
     return NEXT;
@@ -437,10 +476,10 @@ const hart_bind hart_bind_base[] = {
     B("addw", i_addw, XW), B("subw", i_subw, XW), B("sllw", i_sllw, XW), B("srlw", i_srlw, XW),
     B("sraw", i_sraw, XW), B("fence", s_nop, NW), B("fence.tso", s_nop, NW), B("pause", s_nop, NW),
     B("fence.i", s_fence_i, NW), B("ecall", s_ecall, NW), B("ebreak", s_ebreak, NW),
-    B("mret", s_mret, NW), B("wfi", s_wfi, NW), B("csrrw", hart_exec_csrrw, XW),
-    B("csrrs", hart_exec_csrrs, XW), B("csrrc", hart_exec_csrrc, XW),
-    B("csrrwi", hart_exec_csrrwi, XW), B("csrrsi", hart_exec_csrrsi, XW),
-    B("csrrci", hart_exec_csrrci, XW),
+    B("mret", s_mret, NW), B("sret", s_sret, NW), B("sfence.vma", s_sfence_vma, NW),
+    B("wfi", s_wfi, NW), B("csrrw", hart_exec_csrrw, XW), B("csrrs", hart_exec_csrrs, XW),
+    B("csrrc", hart_exec_csrrc, XW), B("csrrwi", hart_exec_csrrwi, XW),
+    B("csrrsi", hart_exec_csrrsi, XW), B("csrrci", hart_exec_csrrci, XW),
     /* M */
     B("mul", m_mul, XW), B("mulh", m_mulh, XW), B("mulhsu", m_mulhsu, XW), B("mulhu", m_mulhu, XW),
     B("div", m_div, XW), B("divu", m_divu, XW), B("rem", m_rem, XW), B("remu", m_remu, XW),
@@ -466,6 +505,6 @@ const hart_bind hart_bind_base[] = {
     B("c.jalr", i_jalr, XW), B("c.add", i_add, XW), B("c.swsp", i_sw, NW), B("c.sdsp", i_sd, NW),
     /* shift-by-zero forms: HINTs on RV64, no effect */
     B("c.slli64", s_nop, NW), B("c.srli64", s_nop, NW), B("c.srai64", s_nop, NW),
-    /* not bound on purpose, so they stay illegal: unimp, c.unimp, sfence.vma (no S-mode) */
+    /* not bound on purpose, so they stay illegal: unimp, c.unimp */
 };
 const unsigned hart_bind_base_count = sizeof hart_bind_base / sizeof hart_bind_base[0];

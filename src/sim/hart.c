@@ -127,6 +127,7 @@ hart *hart_new(sim_mem *mem, uint64_t reset_pc)
         return NULL;
     }
     h->icache_mask = ICACHE_ENTRIES - 1;
+    h->misa_max = MISA_RESET;
     run_fast(h, 0); /* publishes case_labels */
     h->icache[ICACHE_ENTRIES].pc = h->icache[ICACHE_ENTRIES + 1].pc = EMPTY_TAG;
     bind_all(h);
@@ -158,12 +159,17 @@ void hart_reset(hart *h, uint64_t reset_pc)
      * UXL=64 with FS=Initial, so bare-metal programs whose start-up code does not
      * enable the FPU still run; misa RV64 A, C, D, F, I, M, U and X (XPHMG). */
     h->mstatus = MSTATUS_RESET;
-    h->misa = MISA_RESET;
+    h->misa = h->misa_max;
     h->mtvec = h->mepc = h->mcause = h->mtval = h->mscratch = 0;
     h->medeleg = h->mideleg = h->mie = h->mip = 0;
     h->mcounteren = h->mcountinhibit = h->satp = h->mhartid = 0;
+    h->stvec = h->sepc = h->scause = h->stval = h->sscratch = 0;
+    h->scounteren = h->senvcfg = h->menvcfg = 0;
     memset(h->pmpcfg, 0, sizeof h->pmpcfg);
     memset(h->pmpaddr, 0, sizeof h->pmpaddr);
+    for (unsigned i = 0; i < HART_NTRIG; i++)
+        hart_trigger_clear(h, i);
+    h->tselect = 0;
     h->fflags = h->frm = 0;
     h->instret = h->traps = 0;
     h->cycle_adj = h->instret_adj = 0;
@@ -174,6 +180,7 @@ void hart_reset(hart *h, uint64_t reset_pc)
     h->trapped = h->halted = h->wfi_pending = false;
     h->exit_code = 0;
     h->resv_valid = false;
+    hart_update_xlate(h, true);
     icache_flush(h);
     for (unsigned i = 0; i < h->unit_count; i++)
         if (h->units[i]->reset) h->units[i]->reset(h, h->unit_ctx[i]);
@@ -251,21 +258,39 @@ void hart_halt(hart *h, int code)
 
 /* ---- traps ---- */
 
+/* Takes trap `cause` at epc: to S mode when delegated (medeleg/mideleg) and the hart
+ * is not in M mode, else to M. */
 static void enter_trap(hart *h, uint64_t cause, uint64_t tval, uint64_t epc)
 {
-    h->mepc = epc;
-    h->mcause = cause;
-    h->mtval = tval;
-    uint64_t s = h->mstatus;
-    s = (s & ~MSTATUS_MPIE) | ((s & MSTATUS_MIE) ? MSTATUS_MPIE : 0);
-    s &= ~MSTATUS_MIE;
-    s = (s & ~MSTATUS_MPP) | ((uint64_t)h->priv << 11);
+    if (h->log) hart_log_trap(h, cause, epc, tval);
+    bool irq = cause >> 63;
+    uint64_t deleg = irq ? h->mideleg : h->medeleg;
+    uint64_t s = h->mstatus, vec;
+    if (h->priv <= PRV_S && ((deleg >> (cause & 63)) & 1)) {
+        h->sepc = epc;
+        h->scause = cause;
+        h->stval = tval;
+        s = (s & ~MSTATUS_SPIE) | ((s & MSTATUS_SIE) ? MSTATUS_SPIE : 0);
+        s &= ~(MSTATUS_SIE | MSTATUS_SPP);
+        s |= (uint64_t)h->priv << 8;
+        h->priv = PRV_S;
+        vec = h->stvec;
+    } else {
+        h->mepc = epc;
+        h->mcause = cause;
+        h->mtval = tval;
+        s = (s & ~MSTATUS_MPIE) | ((s & MSTATUS_MIE) ? MSTATUS_MPIE : 0);
+        s &= ~MSTATUS_MIE;
+        s = (s & ~MSTATUS_MPP) | ((uint64_t)h->priv << 11);
+        h->priv = PRV_M;
+        vec = h->mtvec;
+    }
     h->mstatus = s;
-    h->priv = PRV_M;
     h->resv_valid = false;
     h->traps++;
-    uint64_t base = h->mtvec & ~UINT64_C(3);
-    if ((h->mtvec & 3) == 1 && (cause >> 63)) base += 4 * (cause & 63);
+    hart_update_xlate(h, false);
+    uint64_t base = vec & ~UINT64_C(3);
+    if ((vec & 3) == 1 && irq) base += 4 * (cause & 63);
     h->npc = base;
 }
 
@@ -289,23 +314,63 @@ uint64_t hart_exec_illegal(hart *h, const hart_insn *d)
 
 /* ---- memory slow paths: devices, watched words, faults ---- */
 
-hart_ldres hart_load_slow(hart *h, uint64_t a, unsigned n)
+/* A physical load of n bytes at pa for the access at virtual address va (the commit
+ * log and the fault show va): RAM, the CLINT, the regions. */
+static hart_ldres phys_load(hart *h, uint64_t pa, uint64_t va, unsigned n)
 {
     hart_ldres r = {0, false};
-    if (a - CLINT_BASE < CLINT_SIZE && clint_load(h, a - CLINT_BASE, n, &r.v)) {
-        if (h->tracing) hart_trace_mem(h, a, n, r.v, false);
+    uint64_t off = pa - h->ram_base;
+    if (off <= h->ram_size - n) {
+        memcpy(&r.v, h->ram + off, n); /* little-endian host (hart_int.h): zero-extended */
         r.ok = true;
+    } else if (pa - CLINT_BASE < CLINT_SIZE && clint_load(h, pa - CLINT_BASE, n, &r.v)) {
+        r.ok = true;
+    } else {
+        const uint8_t *p = hart_region_ptr(h, pa, n);
+        if (p) {
+            memcpy(&r.v, p, n);
+            r.ok = true;
+        }
+    }
+    if (!r.ok) {
+        hart_raise(h, CAUSE_LOAD_ACCESS, va);
         return r;
     }
-    const uint8_t *p = hart_region_ptr(h, a, n);
-    if (p) {
-        memcpy(&r.v, p, n); /* little-endian host (hart_int.h): zero-extended */
-        if (h->tracing) hart_trace_mem(h, a, n, r.v, false);
-        r.ok = true;
-        return r;
-    }
-    hart_raise(h, CAUSE_LOAD_ACCESS, a);
+    if (h->tracing) hart_trace_mem(h, va, n, r.v, false);
     return r;
+}
+
+static bool crosses_page(uint64_t a, unsigned n)
+{
+    return ((a & 4095) + n) > 4096;
+}
+
+/* Every load the inline fast paths do not perform: devices, regions, faults, and
+ * everything while h->xlate (translation, PMP, triggers). */
+hart_ldres hart_load_slow(hart *h, uint64_t a, unsigned n)
+{
+    if (!h->xlate) return phys_load(h, a, a, n);
+    hart_ldres r = {0, false};
+    if (crosses_page(a, n)) {
+        /* Misaligned across a page: byte by byte, each through its own translation. */
+        bool tr = h->tracing;
+        h->tracing = false;
+        for (unsigned i = 0; i < n; i++) {
+            hart_ldres b = hart_load_slow(h, a + i, 1);
+            if (!b.ok) {
+                h->tracing = tr;
+                return b;
+            }
+            r.v |= b.v << (8 * i);
+        }
+        h->tracing = tr;
+        if (tr) hart_trace_mem(h, a, n, r.v, false);
+        r.ok = true;
+        return r;
+    }
+    uint64_t pa;
+    if (!hart_translate(h, a, n, ACC_LOAD, &pa, true)) return r;
+    return phys_load(h, pa, a, n);
 }
 
 /* A store (or AMO) hit a flagged page: drop decoded instructions it overwrote, and run
@@ -321,20 +386,50 @@ void hart_store_notify(hart *h, uint64_t a, unsigned n)
     }
 }
 
-bool hart_store_slow(hart *h, uint64_t a, unsigned n, uint64_t v)
+static bool phys_store(hart *h, uint64_t pa, uint64_t va, unsigned n, uint64_t v)
 {
-    if (a - CLINT_BASE < CLINT_SIZE && clint_store(h, a - CLINT_BASE, n, v)) {
-        if (h->tracing) hart_trace_mem(h, a, n, v, true);
+    uint64_t off = pa - h->ram_base;
+    if (off <= h->ram_size - n) {
+        memcpy(h->ram + off, &v, n);
+        if (h->tracing) hart_trace_mem(h, va, n, v, true);
+        if (h->page_flags[off >> 12] | h->page_flags[(off + n - 1) >> 12])
+            hart_store_notify(h, pa, n);
         return true;
     }
-    uint8_t *p = hart_region_ptr(h, a, n);
+    if (pa - CLINT_BASE < CLINT_SIZE && clint_store(h, pa - CLINT_BASE, n, v)) {
+        if (h->tracing) hart_trace_mem(h, va, n, v, true);
+        return true;
+    }
+    uint8_t *p = hart_region_ptr(h, pa, n);
     if (p) {
         memcpy(p, &v, n);
-        if (h->tracing) hart_trace_mem(h, a, n, v, true);
+        if (h->tracing) hart_trace_mem(h, va, n, v, true);
         return true;
     }
-    hart_raise(h, CAUSE_STORE_ACCESS, a);
+    hart_raise(h, CAUSE_STORE_ACCESS, va);
     return false;
+}
+
+bool hart_store_slow(hart *h, uint64_t a, unsigned n, uint64_t v)
+{
+    if (!h->xlate) return phys_store(h, a, a, n, v);
+    if (crosses_page(a, n)) {
+        /* Every byte's translation first, so a fault leaves memory untouched. */
+        uint64_t pa[8];
+        for (unsigned i = 0; i < n; i++)
+            if (!hart_translate(h, a + i, 1, ACC_STORE, &pa[i], true)) return false;
+        bool tr = h->tracing;
+        h->tracing = false;
+        bool ok = true;
+        for (unsigned i = 0; i < n && ok; i++)
+            ok = phys_store(h, pa[i], a + i, 1, (v >> (8 * i)) & 0xff);
+        h->tracing = tr;
+        if (ok && tr) hart_trace_mem(h, a, n, v, true);
+        return ok;
+    }
+    uint64_t pa;
+    if (!hart_translate(h, a, n, ACC_STORE, &pa, true)) return false;
+    return phys_store(h, pa, a, n, v);
 }
 
 uint8_t *hart_region_ptr(hart *h, uint64_t a, unsigned n)
@@ -377,8 +472,14 @@ bool hart_store(hart *h, uint64_t addr, unsigned size, uint64_t val)
 
 bool hart_mem_ok(hart *h, uint64_t addr, unsigned size, bool store)
 {
-    (void)store; /* RAM, the CLINT registers and regions are read/write alike */
+    /* RAM, the CLINT registers and regions are read/write alike */
     if (size != 1 && size != 2 && size != 4 && size != 8) return false;
+    if (h->xlate) {
+        if (crosses_page(addr, size))
+            return hart_mem_ok(h, addr, 1, store) && hart_mem_ok(h, addr + size - 1, 1, store);
+        if (!hart_translate(h, addr, size, store ? ACC_STORE : ACC_LOAD, &addr, false))
+            return false;
+    }
     if (size <= h->ram_size && addr - h->ram_base <= h->ram_size - size) return true;
     /* A CLINT load has no side effect, and it accepts exactly what a store accepts. */
     uint64_t v;
@@ -467,25 +568,12 @@ static uint8_t k_no_x0(uint8_t k)
     }
 }
 
-/* Decodes the instruction at h->pc into its cache slot. Returns NULL after raising a
- * fetch fault (h->npc then holds the handler address). */
-static hart_insn *refill(hart *h, uint64_t pc)
+/* Fills cache entry e with the decoded instruction `bits` at address pc. */
+static void decode_entry(hart *h, hart_insn *e, uint64_t pc, uint32_t bits, unsigned len)
 {
-    uint32_t lo, hi = 0;
-    if (!fetch16(h, pc, &lo)) {
-        enter_trap(h, CAUSE_FETCH_ACCESS, pc, pc);
-        return NULL;
-    }
-    unsigned len = (lo & 3) == 3 ? 4 : 2;
-    if (len == 4 && !fetch16(h, pc + 2, &hi)) {
-        enter_trap(h, CAUSE_FETCH_ACCESS, pc + 2, pc);
-        return NULL;
-    }
-    uint32_t bits = lo | hi << 16;
     xdec x;
     memset(&x, 0, sizeof x);
     unsigned got = xdec_decode(bits, &x);
-    hart_insn *e = &h->icache[(pc >> 1) & h->icache_mask];
     e->pc = pc;
     e->npc = pc + len;
     e->bits = bits;
@@ -517,10 +605,78 @@ static hart_insn *refill(hart *h, uint64_t pc)
     /* pc-relative jumps: the slot their target maps to is fixed (the tag check still
      * decides whether it holds the target), so the loop need not index the cache */
     e->tslot = &h->icache[((pc + (uint64_t)e->imm) >> 1) & h->icache_mask];
+}
+
+/* Decodes the instruction at physical address pc into its cache slot (no translation).
+ * Returns NULL after raising a fetch fault with tval/epc at virtual address vpc (h->npc
+ * then holds the handler address). */
+static hart_insn *refill_at(hart *h, uint64_t pc, uint64_t vpc)
+{
+    uint32_t lo, hi = 0;
+    if (!fetch16(h, pc, &lo)) {
+        enter_trap(h, CAUSE_FETCH_ACCESS, vpc, vpc);
+        return NULL;
+    }
+    unsigned len = (lo & 3) == 3 ? 4 : 2;
+    if (len == 4 && !fetch16(h, pc + 2, &hi)) {
+        enter_trap(h, CAUSE_FETCH_ACCESS, vpc + 2, vpc);
+        return NULL;
+    }
+    hart_insn *e = &h->icache[(pc >> 1) & h->icache_mask];
+    decode_entry(h, e, pc, lo | hi << 16, len);
     uint64_t off = pc - h->ram_base;
     h->page_flags[off >> 12] |= PAGE_CODE;
     h->page_flags[(off + len - 1) >> 12] |= PAGE_CODE;
     return e;
+}
+
+static hart_insn *refill(hart *h, uint64_t pc)
+{
+    return refill_at(h, pc, pc);
+}
+
+/* The careful loop's fetch: the instruction at virtual address pc through translation
+ * and the PMP, in *tmp (the cached entry of its physical address, with the virtual pc)
+ * or NULL after raising the fault. An instruction whose halves lie on two different
+ * physical pages is decoded without the cache. */
+static hart_insn *fetch_careful(hart *h, uint64_t pc, hart_insn *tmp)
+{
+    uint64_t pa, pa2;
+    /* hart_raise counts the faulting instruction out of instret; a fetch fault was never
+     * counted in, so that is undone. */
+    if (!hart_translate(h, pc, 2, ACC_FETCH, &pa, true)) {
+        h->trapped = false;
+        h->instret++;
+        return NULL;
+    }
+    uint32_t lo;
+    if (!fetch16(h, pa, &lo)) {
+        enter_trap(h, CAUSE_FETCH_ACCESS, pc, pc);
+        return NULL;
+    }
+    hart_insn *e = NULL;
+    if ((lo & 3) == 3 && (pc & 4095) == 4094) {
+        uint32_t hi;
+        if (!hart_translate(h, pc + 2, 2, ACC_FETCH, &pa2, true)) {
+            h->trapped = false;
+            h->instret++;
+            return NULL;
+        }
+        if (pa2 != pa + 2) {
+            if (!fetch16(h, pa2, &hi)) {
+                enter_trap(h, CAUSE_FETCH_ACCESS, pc + 2, pc);
+                return NULL;
+            }
+            decode_entry(h, tmp, pc, lo | hi << 16, 4);
+            return tmp;
+        }
+    }
+    e = &h->icache[(pa >> 1) & h->icache_mask];
+    if (e->pc != pa && !(e = refill_at(h, pa, pc))) return NULL;
+    *tmp = *e;
+    tmp->pc = pc;
+    tmp->npc = pc + tmp->len;
+    return tmp;
 }
 
 /* ---- interrupts and time ---- */
@@ -532,20 +688,27 @@ uint64_t hart_mtime(const hart *h)
 
 uint64_t hart_mip(const hart *h)
 {
-    uint64_t p = 0;
+    uint64_t p = h->mip; /* SSIP, STIP, SEIP: written by software */
     if (h->msip & 1) p |= UINT64_C(1) << IRQ_MSI;
     if (hart_mtime(h) >= h->mtimecmp) p |= UINT64_C(1) << IRQ_MTI;
     return p;
 }
 
-/* Takes a pending, enabled interrupt before the instruction at h->pc. */
+/* Takes a pending, enabled interrupt before the instruction at h->pc: M-level ones
+ * (not delegated) unless in M mode with MIE = 0, S-level ones (delegated) below S or in
+ * S mode with SIE = 1; in the privileged spec's priority order. */
 static bool take_interrupt(hart *h)
 {
     uint64_t pend = hart_mip(h) & h->mie;
-    if (!pend || (h->priv == PRV_M && !(h->mstatus & MSTATUS_MIE))) return false;
-    static const unsigned prio[] = {IRQ_MEI, IRQ_MSI, IRQ_MTI};
-    for (unsigned i = 0; i < 3; i++)
-        if (pend & (UINT64_C(1) << prio[i])) {
+    if (!pend) return false;
+    uint64_t en = 0;
+    if (h->priv < PRV_M || (h->mstatus & MSTATUS_MIE)) en |= pend & ~h->mideleg;
+    if (h->priv < PRV_S || (h->priv == PRV_S && (h->mstatus & MSTATUS_SIE)))
+        en |= pend & h->mideleg;
+    if (!en) return false;
+    static const unsigned prio[] = {IRQ_MEI, IRQ_MSI, IRQ_MTI, IRQ_SEI, IRQ_SSI, IRQ_STI};
+    for (unsigned i = 0; i < 6; i++)
+        if (en & (UINT64_C(1) << prio[i])) {
             enter_trap(h, (UINT64_C(1) << 63) | prio[i], 0, h->pc);
             h->pc = h->npc;
             return true;
@@ -1084,28 +1247,57 @@ out:
 #undef MX_CLEAN
 }
 
-static void run_traced(hart *h, int64_t n)
+/* Without misa.C, a jump to an address that is not 4-byte aligned raises the
+ * instruction-address-misaligned fault at the jump (its rd unwritten): true after
+ * raising it. */
+static bool misaligned_target(hart *h, const hart_insn *d, uint64_t next, uint64_t old_rd)
+{
+    if (!(next & 2) || next == d->npc || h->trapped || (h->misa & MISA_C)) return false;
+    h->x[d->rd] = old_rd;
+    h->x[0] = 0;
+    hart_raise(h, CAUSE_MISALIGNED_FETCH, next);
+    return true;
+}
+
+/* The careful loop: one instruction at a time through its handler, with the commit log
+ * (h->log) and/or translation, PMP, triggers and IALIGN=32 (h->xlate). */
+static void run_careful(hart *h, int64_t n)
 {
     uint64_t pc = h->pc;
+    hart_insn tmp __attribute__((aligned(64)));
+    bool log = h->log != NULL;
     do {
         unsigned priv = h->priv;
-        hart_insn *d = &h->icache[(pc >> 1) & h->icache_mask];
-        if (d->pc != pc) {
-            h->pc = pc;
-            d = refill(h, pc);
+        hart_insn *d;
+        h->pc = pc;
+        h->trapped = false;
+        if (h->xlate) {
+            if (hart_exec_trigger(h, pc)) {
+                h->instret++;
+                pc = h->npc;
+                continue;
+            }
+            d = fetch_careful(h, pc, &tmp);
             if (!d) {
                 pc = h->npc;
                 break;
             }
+            if (d->len == 2 && !(h->misa & MISA_C)) d = &tmp, d->op = XOP_ILLEGAL;
+        } else {
+            d = &h->icache[(pc >> 1) & h->icache_mask];
+            if (d->pc != pc && !(d = refill(h, pc))) {
+                pc = h->npc;
+                break;
+            }
         }
-        h->pc = pc;
-        h->trapped = false;
         h->trace_nmem = h->trace_ncsr = 0;
-        h->tracing = true;
+        h->tracing = log;
+        uint64_t old_rd = h->x[d->rd];
         uint64_t next = h->xop_fn[d->op](h, d);
+        if (misaligned_target(h, d, next, old_rd)) next = h->npc;
         h->tracing = false;
         h->instret++;
-        if (!h->trapped) hart_commit_log(h, d, pc, priv);
+        if (log && !h->trapped) hart_commit_log(h, d, pc, priv);
         pc = next;
     } while (--n > 0 && !h->stop);
     h->pc = pc;
@@ -1124,8 +1316,9 @@ hart_run_result hart_run(hart *h, uint64_t max_insns)
         take_interrupt(h);
         int64_t n = batch_len(h, max_insns ? max_insns - done : 0);
         h->stop = false;
-        if (h->log)
-            run_traced(h, n);
+        hart_update_xlate(h, false);
+        if (h->log || h->xlate)
+            run_careful(h, n);
         else
             run_fast(h, n);
         if (h->poll && !h->halted) h->poll(h, h->poll_ctx);

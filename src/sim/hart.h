@@ -1,5 +1,5 @@
-/* hart.h — one RV64GC hart (M and U modes) over a sim_mem, with a CLINT, an optional
- * commit log, and the registration interface through which XPHMG units attach.
+/* hart.h — one RV64GC hart (M, S and U modes, Sv39/Sv48, PMP, Sdtrig) over a sim_mem, with a CLINT,
+ * an optional commit log, and the registration interface through which XPHMG units attach.
  *
  * Execution model: instructions are decoded once per address (generated decoder, xdec.h)
  * into a direct-mapped cache of hart_insn entries; each XOP has a handler (its
@@ -61,13 +61,21 @@ enum {
     CAUSE_MISALIGNED_STORE = 6, /* also AMO */
     CAUSE_STORE_ACCESS = 7,     /* also AMO */
     CAUSE_ECALL_U = 8,
+    CAUSE_ECALL_S = 9,
     CAUSE_ECALL_M = 11,
+    CAUSE_FETCH_PAGE_FAULT = 12,
+    CAUSE_LOAD_PAGE_FAULT = 13,
+    CAUSE_STORE_PAGE_FAULT = 15, /* also AMO */
 };
 /* Interrupt numbers (mcause = (1 << 63) | n; bit n of mip/mie). */
-enum { IRQ_MSI = 3, IRQ_MTI = 7, IRQ_MEI = 11 };
+enum { IRQ_SSI = 1, IRQ_MSI = 3, IRQ_STI = 5, IRQ_MTI = 7, IRQ_SEI = 9, IRQ_MEI = 11 };
 
 #define PRV_U 0
+#define PRV_S 1
 #define PRV_M 3
+
+/* Sdtrig: the number of mcontrol (type 2) triggers (tselect 0..HART_NTRIG-1). */
+#define HART_NTRIG 4
 
 typedef struct hart hart;
 typedef struct hart_insn hart_insn;
@@ -147,10 +155,21 @@ struct hart {
     uint64_t icache_mask;
 
     /* CSRs */
+    uint64_t misa_max; /* the extensions this hart has (--isa); misa shows those enabled */
     uint64_t mstatus, misa, mtvec, mepc, mcause, mtval, mscratch;
     uint64_t medeleg, mideleg, mie, mip; /* mip holds the software-writable bits only */
     uint64_t mcounteren, mcountinhibit, satp, mhartid;
+    uint64_t stvec, sepc, scause, stval, sscratch, scounteren, senvcfg, menvcfg;
     uint64_t pmpcfg[16], pmpaddr[64];
+    uint64_t tdata1[HART_NTRIG], tdata2[HART_NTRIG];
+    unsigned tselect;
+    /* Data accesses and instruction fetch must take the careful path (address
+     * translation, PMP, triggers, IALIGN=32): the fast loop and the inline RAM fast
+     * paths are off. Recomputed by hart_update_xlate() whenever what it depends on
+     * changes (privilege, satp, mstatus, PMP, triggers, misa). */
+    bool xlate;
+    bool pmp_su_all; /* the first active PMP entry grants RWX on every address */
+    bool pmp_m_lock; /* some active entry is locked: M-mode accesses are checked too */
     uint32_t fflags, frm;
     uint64_t instret;    /* instructions retired since reset */
     uint64_t traps;      /* traps taken since reset (exceptions and interrupts) */
@@ -275,6 +294,15 @@ int hart_add_region(hart *h, uint64_t base, uint64_t size, uint8_t *host);
 bool hart_csr_read(hart *h, uint32_t addr, uint64_t *val);
 bool hart_csr_write(hart *h, uint32_t addr, uint64_t val);
 const char *hart_csr_name(uint32_t addr); /* NULL when unknown */
+
+/* Hardware triggers (Sdtrig mcontrol, for a debugger's breakpoints and watchpoints):
+ * trigger idx (< HART_NTRIG) matches an address equal to addr on the accesses in
+ * `kinds` in every privilege mode and raises a breakpoint exception (cause 3, tval =
+ * the address) before the instruction or access. The same state tselect/tdata1/tdata2
+ * show to the guest. -1 for a bad index or no kind. */
+enum { HART_TRIG_LOAD = 1, HART_TRIG_STORE = 2, HART_TRIG_EXEC = 4 };
+int hart_trigger_set(hart *h, unsigned idx, uint64_t addr, unsigned kinds);
+void hart_trigger_clear(hart *h, unsigned idx);
 
 /* mtime as software sees it. */
 uint64_t hart_mtime(const hart *h);

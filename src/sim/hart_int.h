@@ -15,14 +15,24 @@
 #define LIKELY(x)   __builtin_expect(!!(x), 1)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
-/* mstatus fields (RV64, M and U modes only). */
+/* mstatus fields (RV64). */
+#define MSTATUS_SIE  (UINT64_C(1) << 1)
 #define MSTATUS_MIE  (UINT64_C(1) << 3)
+#define MSTATUS_SPIE (UINT64_C(1) << 5)
 #define MSTATUS_MPIE (UINT64_C(1) << 7)
+#define MSTATUS_SPP  (UINT64_C(1) << 8)
 #define MSTATUS_MPP  (UINT64_C(3) << 11)
 #define MSTATUS_FS   (UINT64_C(3) << 13)
 #define MSTATUS_MPRV (UINT64_C(1) << 17)
+#define MSTATUS_SUM  (UINT64_C(1) << 18)
+#define MSTATUS_MXR  (UINT64_C(1) << 19)
+#define MSTATUS_TVM  (UINT64_C(1) << 20)
 #define MSTATUS_TW   (UINT64_C(1) << 21)
+#define MSTATUS_TSR  (UINT64_C(1) << 22)
 #define MSTATUS_UXL  (UINT64_C(3) << 32)
+#define MSTATUS_SXL  (UINT64_C(3) << 34)
+#define MISA_C       (UINT64_C(1) << 2)
+#define MISA_S       (UINT64_C(1) << ('S' - 'A'))
 #define MSTATUS_SD   (UINT64_C(1) << 63)
 #define FS_OFF       0
 #define FS_DIRTY     MSTATUS_FS
@@ -154,6 +164,28 @@ bool hart_store_slow(hart *h, uint64_t a, unsigned n, uint64_t v);
 void hart_store_notify(hart *h, uint64_t a, unsigned n);
 void hart_code_written(hart *h, uint64_t a, uint64_t n);
 void hart_trace_mem(hart *h, uint64_t a, unsigned n, uint64_t v, bool store);
+
+/* ---- privileged machinery (vm.c) ---- */
+enum { ACC_LOAD = 0, ACC_STORE = 1, ACC_FETCH = 2 };
+/* Recomputes h->xlate (and the PMP summaries with pmp = true) after a change of
+ * privilege, satp, mstatus, PMP, triggers or misa. */
+void hart_update_xlate(hart *h, bool pmp);
+/* The physical address of the n-byte access (within one page) at virtual address va:
+ * load/store triggers, translation, PMP. false after raising the fault (raise = true) or
+ * without raising anything (raise = false). */
+bool hart_translate(hart *h, uint64_t va, unsigned n, int acc, uint64_t *pa, bool raise);
+/* Execute triggers: true (after raising the breakpoint) when one matches pc. */
+bool hart_exec_trigger(hart *h, uint64_t pc);
+/* Whether the PMP allows the n-byte physical access at pa in mode priv. */
+bool hart_pmp_ok(const hart *h, uint64_t pa, unsigned n, int acc, unsigned priv);
+/* The privilege data accesses are made with (mstatus.MPRV). */
+static inline unsigned hart_data_priv(const hart *h)
+{
+    if (h->priv == PRV_M && (h->mstatus & MSTATUS_MPRV)) return (unsigned)(h->mstatus >> 11) & 3;
+    return h->priv;
+}
+/* Logs the trap (commit log) about to be taken: cause, epc, tval (commitlog.c). */
+void hart_log_trap(hart *h, uint64_t cause, uint64_t epc, uint64_t tval);
 /* Commit log: record the value of CSR a after this instruction (csr.c). */
 void hart_trace_csr(hart *h, uint32_t a);
 /* The host bytes of [a, a + n) when it lies inside one hart_add_region region, else
@@ -172,7 +204,7 @@ uint64_t hart_exec_unit(hart *h, const hart_insn *d);
 static inline bool ld(hart *h, uint64_t a, unsigned n, uint64_t *v)
 {
     uint64_t off = a - h->ram_base;
-    if (LIKELY(off <= h->ram_size - n)) {
+    if (LIKELY(off <= h->ram_size - n) && LIKELY(!h->xlate)) {
         const uint8_t *p = h->ram + off;
         switch (n) {
         case 1:
@@ -205,7 +237,7 @@ static inline bool ld(hart *h, uint64_t a, unsigned n, uint64_t *v)
 static inline bool st(hart *h, uint64_t a, unsigned n, uint64_t v)
 {
     uint64_t off = a - h->ram_base;
-    if (LIKELY(off <= h->ram_size - n)) {
+    if (LIKELY(off <= h->ram_size - n) && LIKELY(!h->xlate)) {
         uint8_t *p = h->ram + off;
         switch (n) {
         case 1:

@@ -26,7 +26,7 @@
 #define CSRRS_X6_7C0_X0 0x7c002373u /* csrrs x6, 0x7c0, x0 */
 #define LD_X7_0_X0      0x00003383u /* ld x7, 0(x0) */
 #define C_ADDI_X1_1     0x0085u     /* c.addi x1, 1 */
-#define SFENCE_VMA      0x12000073u /* sfence.vma x0, x0 */
+#define XFENCE_WAIT     0x0205000bu /* xfence.wait a0: an RT op, unbound without its unit */
 
 typedef struct {
     sim_mem *m;
@@ -95,10 +95,11 @@ static void reset_values(void **state)
 {
     fixture *f = *state;
     uint64_t v;
-    assert_true(hart_csr_read(f->h, 0x300, &v)); /* mstatus: UXL=64, FS=Initial, MPP=U */
-    assert_int_equal(v, UINT64_C(0x0000000200002000));
-    assert_true(hart_csr_read(f->h, 0x301, &v)); /* misa: RV64 ACDFIMU + X */
-    assert_int_equal(v, UINT64_C(0x800000000090112D));
+    /* mstatus: SXL=UXL=64, FS=Initial, MPP=U */
+    assert_true(hart_csr_read(f->h, 0x300, &v));
+    assert_int_equal(v, UINT64_C(0x0000000a00002000));
+    assert_true(hart_csr_read(f->h, 0x301, &v)); /* misa: RV64 ACDFIMSU + X */
+    assert_int_equal(v, UINT64_C(0x800000000094112D));
     const uint32_t zero[] = {0x302, 0x303, 0x304, 0x305, 0x340, 0x341, 0x342, 0x343,
                              0x344, 0xb00, 0xb02, 0x180, 0xf14, 0x3a0, 0x3b0};
     for (unsigned i = 0; i < sizeof zero / sizeof zero[0]; i++) {
@@ -275,7 +276,7 @@ static void toy_exec(hart *h, void *ctx, const hart_insn *d)
 }
 
 static const hart_unit_csrs toy_csrs[] = {{0x7c0, 0x7c1, toy_read, toy_write}};
-static const hart_unit_insn toy_insns[] = {{XOP_SFENCE_VMA, toy_exec, HART_WR_X}};
+static const hart_unit_insn toy_insns[] = {{XOP_XFENCE_WAIT, toy_exec, HART_WR_X}};
 static const hart_unit toy_unit = {"toy", toy_reset, 1, toy_insns, 1, toy_csrs};
 
 static void unit_registration(void **state)
@@ -297,14 +298,14 @@ static void unit_registration(void **state)
     put32(f, BASE, ADDI_X1_X0_5);
     put32(f, BASE + 4, CSRRW_X5_7C0_X1);
     put32(f, BASE + 8, CSRRS_X6_7C0_X0);
-    put32(f, BASE + 12, SFENCE_VMA);
+    put32(f, BASE + 12, XFENCE_WAIT);
     t.csr[0] = 42;
     hart_run(f->h, 4);
     assert_int_equal(hart_x(f->h, 5), 42); /* old value */
     assert_int_equal(t.csr[0], 5);
     assert_int_equal(hart_x(f->h, 6), 5);
     assert_int_equal(t.execs, 1);
-    assert_int_equal(hart_x(f->h, 9), SFENCE_VMA);
+    assert_int_equal(hart_x(f->h, 9), XFENCE_WAIT);
     hart_reset(f->h, BASE);
     assert_int_equal(t.resets, 2);
     /* U mode cannot reach a 0x7cx CSR: csr[9:8] = 3 */
@@ -319,10 +320,10 @@ static void unbound_op_is_illegal_without_unit(void **state)
 {
     fixture *f = *state;
     f->h->mtvec = BASE + 0x100;
-    put32(f, BASE, SFENCE_VMA);
+    put32(f, BASE, XFENCE_WAIT);
     hart_run(f->h, 1);
     assert_int_equal(f->h->mcause, CAUSE_ILLEGAL_INSN);
-    assert_int_equal(f->h->mtval, SFENCE_VMA);
+    assert_int_equal(f->h->mtval, XFENCE_WAIT);
 }
 
 /* ---- bad input: random code ---- */

@@ -20,11 +20,11 @@ RVTEST_CODE_BEGIN
     TEST_CASE(5, s3, 0, mv s3, s3)
     EXPECT_TRAP(6, 2, .word 0xffffffff)           /* no such encoding */
     TEST_CASE(7, s3, 0xffffffff, mv s3, s3)
-    EXPECT_TRAP(8, 2, csrr a0, 0x7a0)             /* unimplemented CSR (tselect, errata P-94) */
-    TEST_CASE(9, s3, 0x7a002573, mv s3, s3)       /* csrrs a0, 0x7a0, x0 */
+    EXPECT_TRAP(8, 2, csrr a0, 0x7a5)             /* unimplemented CSR (tcontrol, P-265) */
+    TEST_CASE(9, s3, 0x7a502573, mv s3, s3)       /* csrrs a0, 0x7a5, x0 */
     EXPECT_TRAP(10, 2, csrw mvendorid, a0)        /* write to a read-only CSR */
-    EXPECT_TRAP(11, 2, .word 0x12000073)          /* sfence.vma: no S-mode */
-    EXPECT_TRAP(12, 2, .word 0x10200073)          /* sret: no S-mode */
+    EXPECT_TRAP(11, 2, .word 0x7b002573)          /* csrr a0, dcsr: Debug Mode only */
+    EXPECT_TRAP(12, 2, .word 0x7b200073)          /* dret: no Debug Mode */
     /* 13-15: environment calls and breakpoints */
     EXPECT_TRAP(13, 11, ecall)
     TEST_CASE(14, s3, 0, la t0, 2b; bne t0, s4, fail; mv s3, s3)

@@ -1,6 +1,6 @@
 /* Zicsr and the machine CSRs: read/set/clear semantics (old value in rd, no write when
  * rs1 = x0 or uimm = 0, so read-only CSRs can be read with csrrs/csrrc), WARL fields
- * (misa fixed, mtvec modes, mepc bit 0, MPP legal values), identification registers,
+ * (misa fixed but for C, mtvec modes, mepc bit 0, MPP legal values), identification registers,
  * minstret/mcycle counting exactly one per retired instruction and writable. */
 #include "xphmg_test.h"
 RVTEST_CODE_BEGIN
@@ -11,15 +11,16 @@ RVTEST_CODE_BEGIN
     TEST_CASE(6, a1, 31, csrrsi a0, mscratch, 0; csrrci a0, mscratch, 0; csrr a1, mscratch)
     /* read-only CSRs read with csrrs/csrrc x0 and csrrsi/csrrci 0 */
     TEST_CASE(7, a0, 0, csrrs a0, mhartid, x0; csrrc a1, mvendorid, x0; csrrsi a2, marchid, 0; csrrci a3, mimpid, 0; or a0, a0, a1; or a0, a0, a2; or a0, a0, a3)
-    /* misa: RV64 (MXL = 2) with A C D F I M U and X (errata P-94); writes ignored */
-    TEST_CASE(8, a0, 0x800000000090112d, csrr a0, misa; csrw misa, x0; csrr a1, misa; bne a0, a1, fail)
+    /* misa: RV64 (MXL = 2) with A C D F I M S U and X (errata P-94, P-260); writes
+     * change nothing but C, which stays set here (C bit written as 1) */
+    TEST_CASE(8, a0, 0x800000000094112d, csrr a0, misa; li t0, 4; csrw misa, t0; csrr a1, misa; bne a0, a1, fail)
     /* mtvec: direct and vectored modes kept, reserved mode 2/3 not */
     TEST_CASE(9, a0, 0x80000101, li t0, 0x80000101; csrw mtvec, t0; csrr a0, mtvec)
     TEST_CASE(10, a0, 0x80000100, li t0, 0x80000102; csrw mtvec, t0; csrr a0, mtvec)
     /* mepc bit 0 reads zero (IALIGN = 16) */
     TEST_CASE(11, a0, 0x1234, li t0, 0x1235; csrw mepc, t0; csrr a0, mepc)
-    /* MPP: only M (3) and U (0) are legal; S (1) reads as U */
-    TEST_CASE(12, a0, 0, li t0, 0x1800; csrc mstatus, t0; li t0, 0x0800; csrs mstatus, t0; csrr a0, mstatus; li t1, 0x1800; and a0, a0, t1)
+    /* MPP: M (3), S (1) and U (0) are legal; H (2) reads as U */
+    TEST_CASE(12, a0, 0, li t0, 0x1800; csrc mstatus, t0; li t0, 0x1000; csrs mstatus, t0; csrr a0, mstatus; li t1, 0x1800; and a0, a0, t1)
     /* mstatus.UXL = 2 (64-bit U) */
     TEST_CASE(13, a0, 2, csrr a0, mstatus; srli a0, a0, 32; andi a0, a0, 3)
     /* minstret: exactly 3 instructions retire between the two reads */
