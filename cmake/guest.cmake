@@ -27,7 +27,14 @@
 set(XPHMG_TARGET_DIR ${CMAKE_CURRENT_LIST_DIR}/../target)
 get_filename_component(XPHMG_TARGET_DIR ${XPHMG_TARGET_DIR} ABSOLUTE)
 set(XPHMG_GUEST_RUNNER ${CMAKE_CURRENT_LIST_DIR}/guest-run.cmake)
-set(XPHMG_SIM ${CMAKE_BINARY_DIR}/tools/xphmg-sim)
+# An installed SDK (xphmgConfig.cmake) sets XPHMG_SIM and XPHMG_INCLUDE_DIR before
+# including this file; in the source tree they are the build's simulator and include/.
+if(NOT XPHMG_SIM)
+  set(XPHMG_SIM ${CMAKE_BINARY_DIR}/tools/xphmg-sim)
+endif()
+if(NOT XPHMG_INCLUDE_DIR)
+  get_filename_component(XPHMG_INCLUDE_DIR ${CMAKE_CURRENT_LIST_DIR}/../include ABSOLUTE)
+endif()
 
 function(_xphmg_guest_available out)
   if(RISCV_GCC AND XPHMG_GUEST_TESTS)
@@ -73,10 +80,10 @@ function(xphmg_guest_executable NAME)
 
   set(out ${CMAKE_CURRENT_BINARY_DIR}/${NAME}.elf)
   set(flags -march=${G_MARCH} -mabi=${G_MABI} -mcmodel=medany -g -O2 -Wall -Wextra
-            -I${XPHMG_TARGET_DIR}/include -I${CMAKE_SOURCE_DIR}/include
+            -I${XPHMG_TARGET_DIR}/include -I${XPHMG_INCLUDE_DIR}
             -T${XPHMG_TARGET_DIR}/link.ld -Wl,--gc-sections)
   file(GLOB hdrs CONFIGURE_DEPENDS ${XPHMG_TARGET_DIR}/include/*.h
-       ${CMAKE_SOURCE_DIR}/include/xphmg/*.h)
+       ${XPHMG_INCLUDE_DIR}/xphmg/*.h)
   set(deps ${srcs} ${hdrs} ${XPHMG_TARGET_DIR}/link.ld ${G_DEPENDS})
   # xphmg_insn.h, generated from the ISA XML by tools/gen (XPHMG_GUEST_INCLUDE_DIR).
   if(XPHMG_GUEST_INCLUDE_DIR)
@@ -122,7 +129,7 @@ function(xphmg_guest_test NAME ELF)
     return()
   endif()
   cmake_parse_arguments(R "" "RUNNER" "" ${ARGN})
-  if(NOT R_RUNNER AND NOT TARGET xphmg-sim)
+  if(NOT R_RUNNER AND NOT TARGET xphmg-sim AND NOT EXISTS "${XPHMG_SIM}")
     get_property(warned GLOBAL PROPERTY XPHMG_GUEST_SIM_WARNED)
     if(NOT warned)
       set_property(GLOBAL PROPERTY XPHMG_GUEST_SIM_WARNED TRUE)

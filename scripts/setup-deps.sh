@@ -17,6 +17,7 @@ PKGS=(
   libassimp-dev                    # mesh import of xphmg-bvh (OBJ, PLY, STL, glTF, ...)
   libembree-dev                    # bench/rt peer (Embree 3)
   libpng-dev                       # the demo picture (examples/render: PPM to PNG)
+  gdb-multiarch                    # debugging guests through xphmg-sim --gdb (test sim_gdb)
 )
 
 missing=()

@@ -253,8 +253,11 @@ int isa_format(const isa_spec *spec, const isa_decoded *d, char *buf, size_t len
  * address is used for pcrel operands given as absolute addresses. Accepts what
  * isa_format prints (plus an objdump " <symbol>" suffix and a "# comment"), registers by
  * any predefined name or by number, numbers in decimal / 0x hex / 0b binary with a sign,
- * pcrel as .+N / .-N. ISA_ERR_UNKNOWN (mnemonic), _SYNTAX, _RANGE (value does not fit,
- * hits a constraint, or the bits would decode as another instruction); err says why. */
+ * pcrel as .+N / .-N, and every alias (X-20) of the spec: a mnemonic that names an
+ * instruction is tried as that instruction first, then as the aliases of that name in
+ * document order (out->insn is the aliased instruction). ISA_ERR_UNKNOWN (mnemonic), _SYNTAX,
+ * _RANGE (value does not fit, hits a constraint, or the bits would decode as another instruction);
+ * err says why. */
 isa_status isa_assemble(const isa_spec *spec, const char *text, uint64_t address, isa_decoded *out,
                         char *err, size_t errlen);
 
@@ -268,6 +271,48 @@ isa_status isa_assemble(const isa_spec *spec, const char *text, uint64_t address
 isa_status isa_encode(const isa_spec *spec, const isa_instruction *insn,
                       const isa_insn_encoding *ienc, const uint64_t *raw_values, unsigned nvalues,
                       uint64_t *word);
+
+/* ---- Aliases (spec/README.md X-20, extension). -------------------------------
+ * An alias is another way of writing one instruction encoding when some of its fields
+ * hold given values: GNU's pseudo-instructions (li, mv, ret, csrr, fmv.d ...) and the
+ * compressed instructions written as their base forms (c.li a0,0 is li a0,0). They are
+ * data in the spec (ISA/Aliases); the library prints the first applicable alias of an
+ * encoding in document order, and the assembler accepts every alias. */
+
+typedef enum {
+    ISA_ALIAS_EQ,   /* field == value */
+    ISA_ALIAS_NE,   /* field != value */
+    ISA_ALIAS_SAME, /* field == other field */
+} isa_alias_test;
+
+typedef struct {
+    const isa_field *field; /* a field of the encoding */
+    isa_alias_test test;
+    uint64_t value;         /* EQ, NE: raw field value (as isa_field_extract gives it) */
+    const isa_field *other; /* SAME */
+} isa_alias_cond;
+
+typedef struct {
+    const char *name; /* the alias mnemonic */
+    const char *description;
+    const isa_instruction *insn;
+    const isa_insn_encoding *ienc;
+    unsigned condition_count;
+    const isa_alias_cond *conditions;
+    const char *asm_format; /* X-14 template over ienc's operands; "" = no operands */
+    bool disassemble;       /* false: accepted by the assembler, never printed */
+} isa_alias;
+
+unsigned isa_alias_count(const isa_spec *spec);
+const isa_alias *isa_alias_at(const isa_spec *spec, unsigned i); /* document order */
+/* Whether every condition of a holds for the instruction bits word. */
+bool isa_alias_applies(const isa_alias *a, uint64_t word);
+/* The alias d prints as (the first alias of d's encoding, in document order, that
+ * disassembles and whose conditions hold), or NULL. Allocates nothing. */
+const isa_alias *isa_alias_of(const isa_spec *spec, const isa_decoded *d);
+/* isa_format, but with the alias of d when there is one (GNU objdump's default style;
+ * isa_format is its -M no-aliases style). */
+int isa_format_alias(const isa_spec *spec, const isa_decoded *d, char *buf, size_t len);
 
 /* ---- Several specs at once (the multi-architecture manager). ------------ */
 

@@ -135,9 +135,8 @@ static int operand_index(const isa_insn_encoding *ie, const char *name, size_t l
     return -1;
 }
 
-static bool compile_one(isa_spec *s, const isa_insn_encoding *ie, isa_tpl *tp)
+bool isa_compile_tpl(isa_spec *s, const isa_insn_encoding *ie, const char *t, isa_tpl *tp)
 {
-    const char *t = ie->asm_format;
     unsigned cap = 2 * ISA_MAX_OPERANDS + 1;
     if (t) { /* every character may start a token: a safe upper bound */
         cap = 1;
@@ -189,7 +188,7 @@ bool isa_compile_templates(isa_spec *s)
     s->tpls = isa_arena_alloc(&s->arena, sizeof(isa_tpl) * (s->nienc ? s->nienc : 1));
     if (!s->tpls) return false;
     for (unsigned i = 0; i < s->nienc; i++)
-        if (!compile_one(s, &s->iencs[i], &s->tpls[i])) return false;
+        if (!isa_compile_tpl(s, &s->iencs[i], s->iencs[i].asm_format, &s->tpls[i])) return false;
     return true;
 }
 
@@ -206,27 +205,34 @@ static bool tgroup_is_default(const isa_decoded *d, const isa_tok *t, unsigned n
     return any;
 }
 
+int isa_format_tpl(const isa_decoded *d, const char *mnemonic, const isa_tpl *tp, char *buf,
+                   size_t len)
+{
+    wr w = {buf, len, 0};
+    if (buf && len) buf[0] = 0;
+    puts_(&w, mnemonic);
+    if (tp->space) put(&w, " ", 1);
+    for (unsigned i = 0; i < tp->n; i++) {
+        const isa_tok *t = &tp->tok[i];
+        if (t->kind == ISA_TK_LIT)
+            put(&w, t->lit, t->len);
+        else if (t->kind == ISA_TK_OP)
+            put_value(&w, d, &d->operands[t->op]);
+        else if (tgroup_is_default(d, t + 1, t->len))
+            i += t->len;
+    }
+    if (buf && len) buf[w.n < len ? w.n : len - 1] = 0;
+    return (int)w.n;
+}
+
 int isa_format(const isa_spec *spec, const isa_decoded *d, char *buf, size_t len)
 {
     wr w = {buf, len, 0};
     if (buf && len) buf[0] = 0;
     if (!d || !d->insn || !d->ienc) return 0;
+    if (spec && d->ienc >= spec->iencs && d->ienc < spec->iencs + spec->nienc)
+        return isa_format_tpl(d, d->insn->name, &spec->tpls[d->ienc - spec->iencs], buf, len);
     puts_(&w, d->insn->name);
-    if (spec && d->ienc >= spec->iencs && d->ienc < spec->iencs + spec->nienc) {
-        const isa_tpl *tp = &spec->tpls[d->ienc - spec->iencs];
-        if (tp->space) put(&w, " ", 1);
-        for (unsigned i = 0; i < tp->n; i++) {
-            const isa_tok *t = &tp->tok[i];
-            if (t->kind == ISA_TK_LIT)
-                put(&w, t->lit, t->len);
-            else if (t->kind == ISA_TK_OP)
-                put_value(&w, d, &d->operands[t->op]);
-            else if (tgroup_is_default(d, t + 1, t->len))
-                i += t->len;
-        }
-        if (buf && len) buf[w.n < len ? w.n : len - 1] = 0;
-        return (int)w.n;
-    }
     /* a decoded instruction of another spec: interpret the template */
     const char *t = d->ienc->asm_format;
     if (t) {
@@ -327,6 +333,10 @@ typedef struct {
     char *err;
     size_t errlen;
     bool has_err;
+    /* First pass: a named value (a register) written as a bare number is refused, so that
+     * GNU's "add a0,a1,3" (its text for addi) is not read as add a0,a1,gp; numbered was
+     * set when that refusal happened, and a second pass then accepts numbers. */
+    bool strict, numbered;
 } perr;
 
 static isa_status pfail(perr *p, isa_status st, const char *fmt, ...)
@@ -398,6 +408,12 @@ static isa_status parse_operand(const isa_operand *o, const char *s, size_t len,
     const char *digits = len && (s[0] == '-' || s[0] == '+') ? s + 1 : s;
     bool is_hex =
         digits + 1 < s + len && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
+    /* (hex types such as CSRs are numbers first: objdump prints vendor CSRs by number) */
+    if (!p && t->predef_count && t->display != ISA_DISP_HEX && pe->strict &&
+        parse_int(s, len, &v) && isa_type_lookup(t, (uint64_t)v)) {
+        pe->numbered = true; /* no message: the lenient pass decides */
+        return ISA_ERR_SYNTAX;
+    }
     if (p) {
         v = (int64_t)p->value;
     } else if (t->display == ISA_DISP_PCREL) {
@@ -534,12 +550,12 @@ static isa_status match_variant(const isa_insn_encoding *ie, const char *tpl, un
     return ISA_OK;
 }
 
-/* Parses the operand text for one instruction encoding into raw values. */
-static isa_status parse_operands(const isa_insn_encoding *ie, const char *ops, uint64_t address,
-                                 uint64_t *raw, perr *pe)
+/* Parses the operand text for one instruction encoding into raw values, by template tpl
+ * (NULL: the default syntax); given[k] says whether the text gave operand k. */
+static isa_status parse_operands(const isa_insn_encoding *ie, const char *tpl, const char *ops,
+                                 uint64_t address, uint64_t *raw, bool *given, perr *pe)
 {
     char deftpl[ISA_MAX_OPERANDS * 80];
-    const char *tpl = ie->asm_format;
     if (!tpl) { /* X-14 default syntax: explicit operands in Order, comma separated */
         size_t n = 0;
         deftpl[0] = 0;
@@ -561,12 +577,15 @@ static isa_status parse_operands(const isa_insn_encoding *ie, const char *ops, u
     /* prefer the variant with the most groups present; its error is the one reported */
     for (int keep = (1 << ng) - 1; keep >= 0; keep--) {
         bool set[ISA_MAX_OPERANDS] = {false};
-        perr tmp = {(!pe->has_err && keep == (1 << ng) - 1) ? pe->err : NULL, pe->errlen, false};
+        perr tmp = {(!pe->has_err && keep == (1 << ng) - 1) ? pe->err : NULL, pe->errlen, false,
+                    pe->strict, false};
         st = match_variant(ie, tpl, (unsigned)keep, ops, address, raw, set, &tmp);
         if (tmp.has_err) pe->has_err = true;
+        if (tmp.numbered) pe->numbered = true;
         if (st != ISA_OK) continue;
         for (unsigned k = 0; k < ie->operand_count; k++) {
             const isa_operand *o = &ie->operands[k];
+            given[k] = set[k];
             if (set[k]) continue;
             if (!o->field)
                 raw[k] = o->type->predef_count ? o->type->predefs[0].value : 0;
@@ -576,6 +595,83 @@ static isa_status parse_operands(const isa_insn_encoding *ie, const char *ops, u
         return ISA_OK;
     }
     return st;
+}
+
+/* Operand values an alias's conditions (X-20) fix: operands on an EQ field take its value,
+ * operands on a SAME field the value of the operand on the other field. A value the text
+ * gave that disagrees is an error. */
+static isa_status alias_fix_operands(const isa_alias *a, uint64_t *raw, const bool *given, perr *pe)
+{
+    const isa_insn_encoding *ie = a->ienc;
+    for (unsigned pass = 0; pass < 2; pass++) /* EQ first, so SAME can copy a fixed value */
+        for (unsigned c = 0; c < a->condition_count; c++) {
+            const isa_alias_cond *cd = &a->conditions[c];
+            if (cd->test != (pass ? ISA_ALIAS_SAME : ISA_ALIAS_EQ)) continue;
+            bool have = pass == 0;
+            uint64_t v = cd->value;
+            for (unsigned k = 0; pass && k < ie->operand_count && !have; k++)
+                if (ie->operands[k].field == cd->other) v = raw[k], have = true;
+            if (!have) continue;
+            for (unsigned k = 0; k < ie->operand_count; k++) {
+                if (ie->operands[k].field != cd->field) continue;
+                if (given[k] && raw[k] != v)
+                    return pfail(pe, ISA_ERR_RANGE, "%s: operand %s must be %s here", a->name,
+                                 op_name(&ie->operands[k]), pass ? cd->other->name : "fixed");
+                raw[k] = v;
+            }
+        }
+    return ISA_OK;
+}
+
+/* One alias: its template, its conditions, then the same checks as an instruction. */
+static isa_status assemble_alias(const isa_spec *spec, const isa_alias *a, const char *ops,
+                                 uint64_t address, isa_decoded *out, perr *pe)
+{
+    const isa_insn_encoding *ie = a->ienc;
+    uint64_t raw[ISA_MAX_OPERANDS] = {0}, w;
+    bool given[ISA_MAX_OPERANDS];
+    const char *why;
+    isa_status st = parse_operands(ie, a->asm_format, ops, address, raw, given, pe);
+    if (st == ISA_OK) st = alias_fix_operands(a, raw, given, pe);
+    if (st != ISA_OK) return st;
+    if ((st = isa_encode_checked(ie, raw, ie->operand_count, &w, &why)) != ISA_OK)
+        return pfail(pe, st, "%s: %s", a->name, why);
+    /* fields no operand covers (a funct or a fixed register field) */
+    for (unsigned c = 0; c < a->condition_count; c++) {
+        const isa_alias_cond *cd = &a->conditions[c];
+        if (cd->test == ISA_ALIAS_EQ) isa_field_insert(cd->field, cd->value, &w);
+        if (cd->test == ISA_ALIAS_SAME)
+            isa_field_insert(cd->field, isa_field_extract(cd->other, w), &w);
+    }
+    if (!isa_alias_applies(a, w))
+        return pfail(pe, ISA_ERR_RANGE, "%s: operands outside what the alias allows", a->name);
+    st = isa_decode_word(spec, w, ie->encoding->bit_count, address, out);
+    if (st == ISA_OK && out->ienc == ie) return ISA_OK;
+    return pfail(pe, ISA_ERR_RANGE, "%s: these operands encode %s instead", a->name,
+                 st == ISA_OK ? out->insn->name : "nothing");
+}
+
+/* X-20: the aliases named mn, in document order; the first that assembles wins. prior is
+ * the status of the instructions of that name (ISA_ERR_UNKNOWN when there are none). */
+static isa_status assemble_aliases(const isa_spec *spec, const char *mn, const char *ops,
+                                   uint64_t address, isa_decoded *out, perr *pe, isa_status prior)
+{
+    unsigned lo = 0, hi = spec->nalias;
+    while (lo < hi) {
+        unsigned mid = (lo + hi) / 2;
+        if (strcmp(spec->alias_by_name[mid]->pub.name, mn) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    isa_status best = prior;
+    for (unsigned k = lo; k < spec->nalias && !strcmp(spec->alias_by_name[k]->pub.name, mn); k++) {
+        isa_status st = assemble_alias(spec, &spec->alias_by_name[k]->pub, ops, address, out, pe);
+        if (st == ISA_OK) return ISA_OK;
+        if (best == ISA_ERR_UNKNOWN || best == ISA_ERR_SYNTAX) best = st;
+    }
+    if (best == ISA_ERR_UNKNOWN) return pfail(pe, ISA_ERR_UNKNOWN, "unknown mnemonic \"%s\"", mn);
+    return best;
 }
 
 /* Drops "# comment" and an objdump-style " <symbol+0x10>" after the operands. */
@@ -599,10 +695,50 @@ static size_t clean_len(const char *s)
     return n;
 }
 
+/* Every instruction named mn, then every alias named mn (X-20); the first that
+ * assembles wins. */
+static isa_status assemble_mnemonic(const isa_spec *spec, const char *mn, const char *p,
+                                    uint64_t address, isa_decoded *out, perr *pe)
+{
+    const isa_instruction *I = isa_find_instruction(spec, mn);
+    isa_status best = ISA_ERR_SYNTAX;
+    if (!I) return assemble_aliases(spec, mn, p, address, out, pe, ISA_ERR_UNKNOWN);
+    /* instructions sharing the mnemonic sit next to each other in the name index */
+    unsigned first_ix = 0;
+    while (spec->insn_by_name[first_ix] != I)
+        first_ix++;
+    for (unsigned k = first_ix; k < spec->ninsn && !strcmp(spec->insn_by_name[k]->name, mn); k++) {
+        const isa_instruction *J = spec->insn_by_name[k];
+        for (unsigned e = 0; e < J->encoding_count; e++) {
+            const isa_insn_encoding *ie = &J->encodings[e];
+            uint64_t raw[ISA_MAX_OPERANDS] = {0};
+            bool given[ISA_MAX_OPERANDS];
+            isa_status st = parse_operands(ie, ie->asm_format, p, address, raw, given, pe);
+            if (st == ISA_OK) {
+                uint64_t w;
+                const char *why;
+                st = isa_encode_checked(ie, raw, ie->operand_count, &w, &why);
+                if (st != ISA_OK) {
+                    pfail(pe, st, "%s: %s", mn, why);
+                } else {
+                    st = isa_decode_word(spec, w, ie->encoding->bit_count, address, out);
+                    if (st == ISA_OK && out->insn == J && out->ienc == ie) return ISA_OK;
+                    if (st == ISA_OK)
+                        st = pfail(pe, ISA_ERR_RANGE, "%s: these operands encode %s instead", mn,
+                                   out->insn->name);
+                    else
+                        st = pfail(pe, ISA_ERR_RANGE, "%s: encoded bits do not decode back", mn);
+                }
+            }
+            if (best == ISA_ERR_SYNTAX) best = st;
+        }
+    }
+    return assemble_aliases(spec, mn, p, address, out, pe, best);
+}
 isa_status isa_assemble(const isa_spec *spec, const char *text, uint64_t address, isa_decoded *out,
                         char *err, size_t errlen)
 {
-    perr pe = {err, errlen, false};
+    perr pe = {err, errlen, false, false, false};
     if (err && errlen) err[0] = 0;
     if (!spec || !text || !out) return ISA_ERR_ARG;
     char line[512];
@@ -622,37 +758,12 @@ isa_status isa_assemble(const isa_spec *spec, const char *text, uint64_t address
     if (mlen >= sizeof mn) return pfail(&pe, ISA_ERR_UNKNOWN, "unknown mnemonic");
     memcpy(mn, m, mlen);
     mn[mlen] = 0;
-    const isa_instruction *I = isa_find_instruction(spec, mn);
-    if (!I) return pfail(&pe, ISA_ERR_UNKNOWN, "unknown mnemonic \"%s\"", mn);
-    /* instructions sharing the mnemonic sit next to each other in the name index */
-    unsigned first_ix = 0;
-    while (spec->insn_by_name[first_ix] != I)
-        first_ix++;
-    isa_status best = ISA_ERR_SYNTAX;
-    for (unsigned k = first_ix; k < spec->ninsn && !strcmp(spec->insn_by_name[k]->name, mn); k++) {
-        const isa_instruction *J = spec->insn_by_name[k];
-        for (unsigned e = 0; e < J->encoding_count; e++) {
-            const isa_insn_encoding *ie = &J->encodings[e];
-            uint64_t raw[ISA_MAX_OPERANDS] = {0};
-            isa_status st = parse_operands(ie, p, address, raw, &pe);
-            if (st == ISA_OK) {
-                uint64_t w;
-                const char *why;
-                st = isa_encode_checked(ie, raw, ie->operand_count, &w, &why);
-                if (st != ISA_OK) {
-                    pfail(&pe, st, "%s: %s", mn, why);
-                } else {
-                    st = isa_decode_word(spec, w, ie->encoding->bit_count, address, out);
-                    if (st == ISA_OK && out->insn == J && out->ienc == ie) return ISA_OK;
-                    if (st == ISA_OK)
-                        st = pfail(&pe, ISA_ERR_RANGE, "%s: these operands encode %s instead", mn,
-                                   out->insn->name);
-                    else
-                        st = pfail(&pe, ISA_ERR_RANGE, "%s: encoded bits do not decode back", mn);
-                }
-            }
-            if (best == ISA_ERR_SYNTAX) best = st;
-        }
+    isa_status st = ISA_ERR_SYNTAX;
+    for (int pass = 0; pass < 2; pass++) {
+        pe.strict = pass == 0;
+        pe.numbered = false;
+        st = assemble_mnemonic(spec, mn, p, address, out, &pe);
+        if (st == ISA_OK || !pe.numbered) break;
     }
-    return best;
+    return st;
 }

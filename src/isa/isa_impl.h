@@ -67,6 +67,12 @@ typedef struct {
     isa_tok *tok;
 } isa_tpl;
 
+/* An alias with its compiled template. */
+typedef struct {
+    isa_alias pub; /* first */
+    isa_tpl tpl;
+} isa_alias_impl;
+
 /* One (encoding, identifier) pair in a decode bucket: what the scan needs, contiguous. */
 typedef struct {
     uint64_t mask;
@@ -98,8 +104,14 @@ struct isa_spec {
     unsigned ngroup;
     isa_group *groups;
 
+    unsigned nalias;
+    isa_alias_impl *aliases;              /* document order */
+    const isa_alias_impl **alias_by_ienc; /* grouped by instruction encoding, document order */
+    unsigned *alias_off;                  /* nienc + 1 offsets into alias_by_ienc */
+
     /* name indexes, sorted by name (stable) */
     const isa_instruction **insn_by_name;
+    const isa_alias_impl **alias_by_name;
 
     /* decoder: encodings bucketed by up to 16 key bits taken from the low
      * min(min_bits, 16) bits of the word (see isa_decode.c) */
@@ -114,6 +126,13 @@ struct isa_spec {
 bool isa_build_decoder(isa_spec *s);
 /* Compiles every instruction encoding's syntax (isa_asm.c); false when out of memory. */
 bool isa_compile_templates(isa_spec *s);
+
+/* Compiles template fmt (an AsmFormat over ie's operands; NULL: the default syntax)
+ * into tp, in the spec's arena (isa_asm.c); false when out of memory. */
+bool isa_compile_tpl(isa_spec *s, const isa_insn_encoding *ie, const char *fmt, isa_tpl *tp);
+/* Prints mnemonic and the operands of d through tp, like isa_format (isa_asm.c). */
+int isa_format_tpl(const isa_decoded *d, const char *mnemonic, const isa_tpl *tp, char *buf,
+                   size_t len);
 
 /* Predefined name of value v in type t, or NULL. */
 const isa_predef *isa_type_lookup(const isa_operand_type *t, uint64_t v);

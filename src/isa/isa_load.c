@@ -416,9 +416,8 @@ static int operand_order_cmp(const void *a, const void *b)
 }
 
 /* placeholders must name an operand, brackets must balance and not nest. */
-static bool check_asm_format(ld *c, const xmlNode *n, const isa_insn_encoding *ie)
+bool isa_check_asm_format(ld *c, const xmlNode *n, const isa_insn_encoding *ie, const char *s)
 {
-    const char *s = ie->asm_format;
     int depth = 0;
     for (const char *p = s; *p; p++) {
         if (*p == '[') {
@@ -566,7 +565,7 @@ static bool load_insn_encoding(ld *c, refs *rf, const xmlNode *ien, isa_insn_enc
     xmlNode *af = xml_kid(ien, "AsmFormat", NULL);
     if (af) {
         if (!(ie->asm_format = xml_txt(c, af))) return false;
-        if (!check_asm_format(c, af, ie)) return false;
+        if (!isa_check_asm_format(c, af, ie, ie->asm_format)) return false;
     }
     return true;
 }
@@ -718,7 +717,9 @@ static bool load_doc(ld *c, xmlDoc *doc)
     if (!s->insn_by_name) return false;
     for (unsigned i = 0; i < s->ninsn; i++)
         s->insn_by_name[i] = &s->insns[ix[i].idx];
-    if (!isa_build_decoder(s) || !isa_compile_templates(s)) return xml_nomem(c, NULL);
+    if (!isa_load_aliases(c, isa)) return false;
+    if (!isa_build_decoder(s) || !isa_compile_templates(s) || !isa_index_aliases(s))
+        return xml_nomem(c, NULL);
     return true;
 }
 

@@ -52,4 +52,13 @@ bool xml_attr_num(ld *c, const xmlNode *n, const char *name, uint64_t *out, bool
 bool xml_layout(ld *c, const xmlNode *owner, unsigned limit, isa_range *r, unsigned *count,
                 unsigned *width);
 
+/* Loader steps shared across the library's modules. */
+/* X-14 check of template s over ie's operands (isa_load.c). */
+bool isa_check_asm_format(ld *c, const xmlNode *n, const isa_insn_encoding *ie, const char *s);
+/* reads ISA/Aliases once the instructions are loaded (isa_alias.c). */
+bool isa_load_aliases(ld *c, const xmlNode *isa);
+/* Compiles the alias templates and builds the per-encoding and name indexes once the
+ * instruction templates exist (isa_alias.c); false when out of memory. */
+bool isa_index_aliases(isa_spec *s);
+
 #endif

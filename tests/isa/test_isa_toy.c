@@ -306,6 +306,46 @@ static void test_assemble_errors(void **st)
     expect_asm_err("li r1,99999999999999999999999", ISA_ERR_SYNTAX);
 }
 
+/* X-20: aliases print when their conditions hold (first in document order) and
+ * assemble back; assembler-only aliases never print. */
+static void expect_alias_text(uint32_t word, const char *with, const char *without)
+{
+    uint8_t b[4] = {(uint8_t)word, (uint8_t)(word >> 8), (uint8_t)(word >> 16),
+                    (uint8_t)(word >> 24)};
+    isa_decoded d;
+    char t[64];
+    assert_int_equal(isa_decode(toy, b, 4, 0, &d), ISA_OK);
+    isa_format_alias(toy, &d, t, sizeof t);
+    assert_string_equal(t, with);
+    isa_format(toy, &d, t, sizeof t);
+    assert_string_equal(t, without);
+}
+
+static void test_aliases(void **st)
+{
+    (void)st;
+    assert_int_equal(isa_alias_count(toy), 5);
+    const isa_alias *a = isa_alias_at(toy, 1);
+    assert_string_equal(a->name, "ldself");
+    assert_int_equal(a->conditions[0].test, ISA_ALIAS_SAME);
+    assert_false(isa_alias_at(toy, 3)->disassemble);
+    /* LONG: ENCODING=2 [15:14], OP [13:8], RD [7:5], RS [4:2], IMM16 [31:16] */
+    expect_alias_text(0x00008354, "ldz r2,(r5)", "ld r2,0(r5)");   /* 0x8300|2<<5|5<<2 */
+    expect_alias_text(0x0004836C, "ldself r3,4", "ld r3,4(r3)");   /* 0x8300|3<<5|3<<2 */
+    expect_alias_text(0x0000836C, "ldz r3,(r3)", "ld r3,0(r3)");   /* both hold: first */
+    expect_alias_text(0xFFF88354, "ld r2,-8(r5)", "ld r2,-8(r5)"); /* none holds */
+    expect_alias_text(0x00008520, "clr r1", "li r1,0x0");          /* 0x8500|1<<5 */
+    expect_alias_text(0x00058520, "li r1,0x5", "li r1,0x5");       /* setnz: assembler only */
+    expect_asm("ldz r2,(r5)", 0, 0x00008354);
+    expect_asm("ldself r3,4", 0, 0x0004836C); /* RS copied from RD */
+    expect_asm("clr r1", 0, 0x00008520);
+    expect_asm("setnz r1,5", 0, 0x00058520);
+    expect_asm_err("setnz r1,0", ISA_ERR_RANGE); /* NotValue */
+    expect_asm_err("li0 r1,3", ISA_ERR_RANGE);   /* the text contradicts Value */
+    expect_asm_err("ldz r2,4(r5)", ISA_ERR_SYNTAX);
+    expect_asm_err("clr", ISA_ERR_SYNTAX);
+}
+
 static void test_encode(void **st)
 {
     (void)st;
@@ -536,6 +576,25 @@ static void test_load_ref_errors(void **st)
     expect_load_err(NULL, "<AsmFormat>{RD},{RS}[,{RM}]</AsmFormat>",
                     "<AsmFormat>{RD},{RS}[,{RN}]</AsmFormat>", ISA_ERR_REF,
                     line_of("<AsmFormat>{RD},{RS}[,{RM}]</AsmFormat>"), "{RN}");
+    /* */
+    expect_load_err("<AliasName>clr", "<InstructionName>li</InstructionName>",
+                    "<InstructionName>lx</InstructionName>", ISA_ERR_REF,
+                    line_of("<AliasName>clr") + 1, "no instruction \"lx\"");
+    expect_load_err("<AliasName>ldself", "<EncodingName>LONG</EncodingName>",
+                    "<EncodingName>SHORT</EncodingName>", ISA_ERR_REF,
+                    line_of("<AliasName>ldself") + 2, "no encoding \"SHORT\"");
+    expect_load_err("<AliasName>ldz", "<FieldName>IMM16</FieldName>", "<FieldName>IMM9</FieldName>",
+                    ISA_ERR_REF, line_of("<AliasName>ldz") + 4, "no field \"IMM9\"");
+    expect_load_err("<AliasName>ldself", "<SameAs>RD</SameAs>", "<SameAs>RQ</SameAs>", ISA_ERR_REF,
+                    line_of("<SameAs>RD</SameAs>"), "no field \"RQ\"");
+    expect_load_err("<AliasName>ldz", "<Value>0</Value>", "<Value>65536</Value>", ISA_ERR_SCHEMA,
+                    line_of("<AliasName>ldz") + 4, "does not fit");
+    expect_load_err("<AliasName>ldz", "<Value>0</Value>", "<Value>0</Value><NotValue>1</NotValue>",
+                    ISA_ERR_SCHEMA, line_of("<AliasName>ldz") + 4, "exactly one");
+    expect_load_err("<AliasName>clr", "<AsmFormat>{RD}</AsmFormat>", "<AsmFormat>{RS}</AsmFormat>",
+                    ISA_ERR_REF, line_of("<AliasName>clr") + 5, "{RS}");
+    expect_load_err("<AliasName>clr", "<AsmFormat>{RD}</AsmFormat>", "", ISA_ERR_SCHEMA,
+                    line_of("<AliasName>clr") - 1, "missing <AsmFormat>");
 }
 
 /* ---- a 64-bit and an 8-bit encoding, fields across the 32-bit boundary ------------ */
@@ -642,14 +701,23 @@ static void test_manager(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_model),         cmocka_unit_test(test_fields),
-        cmocka_unit_test(test_decode),        cmocka_unit_test(test_decode_details),
-        cmocka_unit_test(test_constraint),    cmocka_unit_test(test_truncated_unknown),
-        cmocka_unit_test(test_assemble),      cmocka_unit_test(test_assemble_errors),
-        cmocka_unit_test(test_encode),        cmocka_unit_test(test_format_small_buffer),
-        cmocka_unit_test(test_load_not_xml),  cmocka_unit_test(test_load_schema_errors),
-        cmocka_unit_test(test_load_too_many), cmocka_unit_test(test_load_ref_errors),
-        cmocka_unit_test(test_wide),          cmocka_unit_test(test_manager),
+        cmocka_unit_test(test_model),
+        cmocka_unit_test(test_fields),
+        cmocka_unit_test(test_decode),
+        cmocka_unit_test(test_decode_details),
+        cmocka_unit_test(test_constraint),
+        cmocka_unit_test(test_truncated_unknown),
+        cmocka_unit_test(test_assemble),
+        cmocka_unit_test(test_assemble_errors),
+        cmocka_unit_test(test_aliases),
+        cmocka_unit_test(test_encode),
+        cmocka_unit_test(test_format_small_buffer),
+        cmocka_unit_test(test_load_not_xml),
+        cmocka_unit_test(test_load_schema_errors),
+        cmocka_unit_test(test_load_too_many),
+        cmocka_unit_test(test_load_ref_errors),
+        cmocka_unit_test(test_wide),
+        cmocka_unit_test(test_manager),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

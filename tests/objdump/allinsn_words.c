@@ -10,11 +10,12 @@
  * by number, and objdump_diff.sh maps the names back before comparing.
  *
  * Per identifier of every encoding: the free bits all 0, all 1 and 12 random
- * patterns (fixed seed). A word is kept when the library decodes it back to the same
- * encoding. Left out: XPHMG instructions (custom-0..3 opcode or XPHMG_ group: GNU
- * objdump does not know them) and words where an operand with named values holds a
- * value without a name (reserved rounding modes, fence sets 0), which GNU prints as
- * "unknown". */
+ * patterns (fixed seed), then, so that every alias condition (X-20: a field equal to a
+ * value or to another field) is met and missed, random words with one field set to
+ * 0, 1, 2, 3, 255 or all ones, or equal to another field of the same width. A word is kept when the
+ * library decodes it back to the same encoding. Left out: XPHMG instructions (custom-0..3 opcode or
+ * XPHMG_ group: GNU objdump does not know them) and words where an operand with named values holds
+ * a value without a name (reserved rounding modes, fence sets 0), which GNU prints as "unknown". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,18 @@ static bool reserved_value(const isa_decoded *d)
         if (o->type && o->type->predef_count > 0 && !d->operands[i].name) return true;
     }
     return false;
+}
+
+/* A word goes into the test when it decodes to encoding en (so its fixed bits and
+ * constraints hold) as a non-XPHMG instruction GNU objdump can name. */
+static bool keep(isa_spec *const *specs, unsigned n, const isa_encoding *en, uint32_t w)
+{
+    uint8_t b[4] = {(uint8_t)w, (uint8_t)(w >> 8), (uint8_t)(w >> 16), (uint8_t)(w >> 24)};
+    isa_decoded d;
+    bool ok = false;
+    for (unsigned t = 0; t < n && !ok; t++)
+        ok = isa_decode(specs[t], b, en->bit_count / 8, 0, &d) == ISA_OK;
+    return ok && d.ienc->encoding == en && !is_xphmg(&d) && !reserved_value(&d);
 }
 
 int main(int argc, char **argv)
@@ -91,6 +104,13 @@ int main(int argc, char **argv)
     }
     unsigned words = 0;
     printf("\t.text\n\t.globl\tallinsn\nallinsn:\n");
+#define EMIT(word)                                                                                 \
+    do {                                                                                           \
+        if (keep(specs, n, en, (word))) {                                                          \
+            printf("\t.insn\t0x%0*x\n", en->bit_count / 4, (word));                                \
+            words++;                                                                               \
+        }                                                                                          \
+    } while (0)
     for (unsigned s = 0; s < n; s++)
         for (unsigned e = 0; e < isa_encoding_count(specs[s]); e++) {
             const isa_encoding *en = isa_encoding_at(specs[s], e);
@@ -101,16 +121,24 @@ int main(int argc, char **argv)
                 for (int v = 0; v < 14; v++) {
                     uint32_t free = v == 0 ? 0 : v == 1 ? width : rnd32();
                     uint32_t w = (((uint32_t)en->identifiers[k] & mask) | (free & ~mask)) & width;
-                    uint8_t b[4] = {(uint8_t)w, (uint8_t)(w >> 8), (uint8_t)(w >> 16),
-                                    (uint8_t)(w >> 24)};
-                    isa_decoded d;
-                    bool ok = false;
-                    for (unsigned t = 0; t < n && !ok; t++)
-                        ok = isa_decode(specs[t], b, en->bit_count / 8, 0, &d) == ISA_OK;
-                    if (!ok || d.ienc->encoding != en || is_xphmg(&d) || reserved_value(&d))
-                        continue;
-                    printf("\t.insn\t0x%0*x\n", en->bit_count / 4, w);
-                    words++;
+                    EMIT(w);
+                    if (v < 2) continue;
+                    for (unsigned f = 0; f < en->field_count; f++) {
+                        static const uint64_t special[] = {0, 1, 2, 3, 255, UINT64_MAX};
+                        const isa_field *fl = &en->fields[f];
+                        for (unsigned x = 0; x < sizeof special / sizeof special[0]; x++) {
+                            uint64_t sw = w, val = special[x];
+                            if (fl->width < 64) val &= (UINT64_C(1) << fl->width) - 1;
+                            if (isa_field_insert(fl, val, &sw) == ISA_OK) EMIT((uint32_t)sw);
+                        }
+                        for (unsigned g = 0; g < en->field_count; g++) {
+                            uint64_t sw = w;
+                            if (g == f || en->fields[g].width != fl->width) continue;
+                            if (isa_field_insert(fl, isa_field_extract(&en->fields[g], w), &sw) ==
+                                ISA_OK)
+                                EMIT((uint32_t)sw);
+                        }
+                    }
                 }
         }
     for (unsigned s = 0; s < n; s++)

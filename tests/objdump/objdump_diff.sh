@@ -6,8 +6,9 @@
 # Builds every tests/objdump/progs/*.c at -O0 and -O2 for -march=rv64gc and
 # -march=rv64g (lp64d, picolibc: --specs=picolibc.specs and its own link script),
 # both linked (ET_EXEC) and as relocatable objects (-c -ffunction-sections), then
-# disassembles each file with `GNU_OBJDUMP -d -M no-aliases` and with
-# `XPHMG_OBJDUMP -d`, and compares the whole outputs line by line: file header,
+# disassembles each file in both styles, `GNU_OBJDUMP -d` against `XPHMG_OBJDUMP -d`
+# (aliases, errata P-280) and `GNU_OBJDUMP -d -M no-aliases` against
+# `XPHMG_OBJDUMP -d -M no-aliases`, and compares the whole outputs line by line: file header,
 # section headers, symbol labels, "..." zero runs, data-object hex dumps and every
 # instruction line (address, raw word, mnemonic, operands, "<sym+0xoff>" target
 # annotation). Zero mismatches allowed.
@@ -29,9 +30,11 @@
 # stale (remove it).
 #
 # With ALLINSN set (the tests/objdump/allinsn_words tool), one more object holds every
-# 16/32-bit non-XPHMG encoding of the spec with random field values (reserved values
-# of named operands such as rm=5 left out), assembled with
-# -march=rv64gc_zihintpause, so every instruction of the spec is compared.
+# 16/32-bit non-XPHMG encoding of the spec with random field values and with each
+# field set to the values alias conditions test (reserved values of named operands
+# such as rm=5 left out), assembled with -march=rv64gc_zihintpause, so every
+# instruction and every alias of the spec is compared. With RISCV_TESTS set (a
+# directory), every ELF in it is compared too (../shared/riscv-tests/isa).
 #
 # Exit: 0 pass, 1 mismatch or failure, 77 skipped (no riscv64-unknown-elf-gcc).
 set -u
@@ -53,19 +56,24 @@ if [ -n "${ALLINSN:-}" ]; then
 fi
 known=$(dirname "$0")/known-differences.txt
 : >"$work/known.seen"
-compare() { # compare FILE: both disassemblies of one ELF file
-    local elf=$1 n m k r
+compare() { # compare FILE: both disassemblies of one ELF file, in both styles
+    compare_style "$1" "$1.na" -M no-aliases
+    compare_style "$1" "$1.al"
     nelf=$((nelf + 1))
-    "$god" -d -M no-aliases "$elf" | norm >"$elf.gnu"
-    if ! "$xod" "${specargs[@]}" -d -M no-aliases "$elf" >"$elf.raw" 2>"$elf.err"; then
+}
+compare_style() { # compare_style ELF OUT [-M no-aliases]
+    local elf=$1 out=$2 n m k r
+    shift 2
+    "$god" -d "$@" "$elf" | norm >"$out.gnu"
+    if ! "$xod" "${specargs[@]}" -d "$@" "$elf" >"$out.raw" 2>"$out.err"; then
         echo "FAIL: xphmg-objdump failed on $elf:"
-        cat "$elf.err"
+        cat "$out.err"
         exit 1
     fi
-    norm <"$elf.raw" >"$elf.xphmg"
-    n=$(grep -c $'^ *[0-9a-f]*:\t' "$elf.gnu")
+    norm <"$out.raw" >"$out.xphmg"
+    n=$(grep -c $'^ *[0-9a-f]*:\t' "$out.gnu")
     total=$((total + n))
-    if ! cmp -s "$elf.gnu" "$elf.xphmg"; then
+    if ! cmp -s "$out.gnu" "$out.xphmg"; then
         # pair the lines (same count unless the structure differs)
         r=$(awk -v known="$known" -v csrmap="$work/csrs.tsv" -v out="$work/known.seen" '
             BEGIN { FS = "\t"
@@ -87,16 +95,16 @@ compare() { # compare FILE: both disassemblies of one ELF file
               bad++
               if (bad <= 20) print "  - " g[FNR] "\n  + " $0 > "/dev/stderr" }
             END { if (ng != nx) { print "  line counts differ: GNU " ng ", xphmg " nx > "/dev/stderr"; bad++ }
-                  print bad + 0, kn + 0 }' "$elf.gnu" "$elf.xphmg" 2>"$elf.report")
+                  print bad + 0, kn + 0 }' "$out.gnu" "$out.xphmg" 2>"$out.report")
         m=${r% *}
         k=${r#* }
         bad=$((bad + m))
         nknown=$((nknown + k))
         if [ "$m" -ne 0 ]; then
-            echo "MISMATCH in $elf ($m lines; - GNU + xphmg):"
-            grep -v '^KNOWN' "$elf.report"
+            echo "MISMATCH in $elf ${*:-(aliases)} ($m lines; - GNU + xphmg):"
+            grep -v '^KNOWN' "$out.report"
         fi
-        grep '^KNOWN' "$elf.report" | head -3
+        grep '^KNOWN' "$out.report" | head -3
     fi
 }
 
@@ -135,6 +143,17 @@ if [ -n "${ALLINSN:-}" ]; then
         exit 1
     fi
     compare "$a.o"
+fi
+# The riscv-tests ISA suite built once with Debian's GCC (../shared/riscv-tests/isa).
+if [ -n "${RISCV_TESTS:-}" ]; then
+    if [ ! -d "$RISCV_TESTS" ]; then
+        echo "FAIL: RISCV_TESTS=$RISCV_TESTS is not a directory"
+        exit 1
+    fi
+    mkdir -p "$work/riscv-tests"
+    for t in "$RISCV_TESTS"/*; do
+        cp "$t" "$work/riscv-tests/" && compare "$work/riscv-tests/$(basename "$t")"
+    done
 fi
 echo "objdump_diff: $nelf ELF files, $total instructions compared, $bad mismatching lines," \
     "$nknown known differences (tests/objdump/known-differences.txt)"

@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """Consistency checks on spec/xphmg.xml that an XSD cannot express.
 
-  - X-19: OPR_CSR predefined values and ISA/Registers list the same names and addresses.
+  - X-19: every ISA/Registers name is an OPR_CSR predefined value of the same address, and
+    the first OPR_CSR name of that address (the one printed); OPR_CSR may name more
+    standard CSRs (the names binutils knows, errata P-282), never in the custom ranges.
+  - X-20: an alias names an instruction, fields of its encoding, values that fit, and
+    placeholders that are operands of that encoding.
   - X-06/X-08: two encodings that can match the same word are ordered most specific
     first, and a match rejected by a Constraint cannot fall through to a wrong encoding.
   - X-03/X-05/X-07: bit strings have BitCount digits, fields lie inside the encoding and
@@ -56,6 +60,39 @@ def section(isa, tag):
     return list(e)
 
 
+# Custom read/write and read-only CSR ranges (RISC-V privileged spec, table 2.1).
+CUSTOM_CSRS = [(0x5c0, 0x5ff), (0x6c0, 0x6ff), (0x7c0, 0x7ff), (0x8c0, 0x8ff), (0x9c0, 0x9ff),
+               (0xac0, 0xaff), (0xbc0, 0xbff), (0xcc0, 0xcff), (0xdc0, 0xdff), (0xec0, 0xeff),
+               (0xfc0, 0xfff)]
+
+
+def check_aliases(isa, encs, insn_encs):
+    """X-20."""
+    for a in (list(isa.find('Aliases')) if isa.find('Aliases') is not None else []):
+        an, iname = a.findtext('AliasName'), a.findtext('InstructionName')
+        if iname not in insn_encs:
+            err('alias %s: no instruction %s' % (an, iname))
+            continue
+        ename, shown = insn_encs[iname]
+        if a.findtext('EncodingName') not in (None, ename):
+            err('alias %s: %s has no encoding %s' % (an, iname, a.findtext('EncodingName')))
+        enc = encs[ename]
+        for c in a.findall('Conditions/Condition'):
+            fn = c.findtext('FieldName')
+            if fn not in enc['fields']:
+                err('alias %s: encoding %s has no field %s' % (an, ename, fn))
+                continue
+            width = sum(bc for bc, _ in enc['fields'][fn])
+            for tag in ('Value', 'NotValue'):
+                if c.find(tag) is not None and int(c.findtext(tag)) >> width:
+                    err('alias %s: %s %s does not fit field %s' % (an, tag, c.findtext(tag), fn))
+            if c.find('SameAs') is not None and c.findtext('SameAs') not in enc['fields']:
+                err('alias %s: encoding %s has no field %s' % (an, ename, c.findtext('SameAs')))
+        for p in re.findall(r'\{([A-Za-z0-9_]+)\}', a.findtext('AsmFormat') or ''):
+            if p not in shown:
+                err('alias %s: placeholder {%s} is not an operand of %s' % (an, p, iname))
+
+
 def main(path):
     try:
         isa = ET.parse(path).getroot().find('ISA')
@@ -107,13 +144,23 @@ def main(path):
                     err('register %s field %s: ResetValue 0x%x, register ResetValue gives 0x%x'
                         % (name, fn, num(f.find('ResetValue'), 16), v))
     csr = dict(types.get('OPR_CSR', []))
+    first = {}
+    for n, v in types.get('OPR_CSR', []):
+        first.setdefault(v, n)
+    reg_addrs = set(regs.values())
     for n in sorted(set(csr) | set(regs)):
         if n not in regs:
-            err('OPR_CSR names %s but ISA/Registers does not' % n)
+            if csr[n] in reg_addrs:
+                continue  # another (older) name of an implemented CSR
+            # the custom (vendor) CSR ranges of the privileged spec: only ISA/Registers
+            if any(lo <= csr[n] <= hi for lo, hi in CUSTOM_CSRS):
+                err('OPR_CSR names %s in a custom CSR range but ISA/Registers does not' % n)
         elif n not in csr:
             err('ISA/Registers has %s but OPR_CSR does not name it' % n)
         elif csr[n] != regs[n]:
             err('CSR %s: OPR_CSR value 0x%x, Registers address 0x%x' % (n, csr[n], regs[n]))
+        elif first[csr[n]] != n:
+            err('CSR %s: OPR_CSR names 0x%x %s first' % (n, csr[n], first[csr[n]]))
     if len(set(regs.values())) != len(regs):
         err('two registers share an address')
 
@@ -163,6 +210,7 @@ def main(path):
 
     # ---- instructions
     names = set()
+    insn_encs = {}
     for i in section(isa, 'Instructions'):
         iname = i.findtext('InstructionName')
         if iname in names:
@@ -183,12 +231,14 @@ def main(path):
                 continue
             enc = encs[en]
             enc['users'].append(iname)
+            shown = {}
+            insn_encs.setdefault(iname, (en, shown))
             opcode = num(ie.find('Opcode'), 10)
             if enc['op'] is None and opcode != 0:
                 err('%s: encoding without OP but Opcode %d (X-07)' % (iname, opcode))
             if enc['op'] is not None and opcode != enc['op']:
                 err('%s: Opcode %d but OP field of the identifier is %d' % (iname, opcode, enc['op']))
-            orders, shown = [], {}
+            orders = []
             for o in ie.findall('Operands/Operand'):
                 orders.append(int(o.get('Order')))
                 fmt = o.findtext('DataFormatName')
@@ -278,6 +328,7 @@ def main(path):
                     err('%s rejects %s=%d, which then decodes as %s (X-08)'
                         % (a['name'], fn, v, b['name']))
 
+    check_aliases(isa, encs, insn_encs)
     for m in errors:
         print('check_spec: ' + m)
     print('check_spec: %d encodings, %d instructions, %d registers, %d errors'

@@ -58,7 +58,7 @@ class Spec:
             pvs = {}
             pv = t.find('OperandPredefinedValues')
             for p in (pv if pv is not None else []):
-                pvs[int(p.findtext('Value'))] = p.findtext('Name')
+                pvs.setdefault(int(p.findtext('Value')), p.findtext('Name'))  # first name
             self.types[t.findtext('OperandTypeName')] = dict(display=t.get('Display', 'udec'), pv=pvs)
         self.encs = {}
         for e in isa.find('Encodings'):

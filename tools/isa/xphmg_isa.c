@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tool_paths.h"
 #include "xphmg/isa.h"
 
 #ifndef XPHMG_DEFAULT_SPEC
@@ -28,6 +29,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: xphmg-isa [-x SPEC] [-A ADDR] VERB\n"
                "  -x SPEC       ISA spec in AMD's XML schema (default: $XPHMG_SPEC or\n"
+               "                the installed share/xphmg/xphmg.xml, else\n"
                "                " XPHMG_DEFAULT_SPEC ")\n"
                "  -A ADDR       address of the first instruction (hex; default 0), used for\n"
                "                branch targets\n"
@@ -341,8 +343,11 @@ int main(int argc, char **argv)
             }
     } else {
         const char *env = getenv("XPHMG_SPEC");
-        char list[4096];
-        snprintf(list, sizeof list, "%s", env && *env ? env : XPHMG_DEFAULT_SPEC);
+        char list[4096], installed[4096];
+        snprintf(list, sizeof list, "%s",
+                 env && *env ? env
+                             : tool_installed_path(TOOL_INSTALLED_SPEC, XPHMG_DEFAULT_SPEC,
+                                                   installed, sizeof installed));
         for (char *p = strtok(list, ":"); p; p = strtok(NULL, ":"))
             if (!add_spec(&ss, p)) {
                 free_specs(&ss);

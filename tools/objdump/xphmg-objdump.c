@@ -12,13 +12,16 @@
  * digits; the raw column is the instruction as one little-endian word, padded to the
  * width of 8 bytes; runs of 8 or more zero bytes print as "\t..."; mapping symbols
  * ($x / $d) mark code and data; data prints as .word/.short/.byte; undecodable code as
- * .4byte/.2byte. Only -M no-aliases output is produced (the library has no aliases). */
+ * .4byte/.2byte. By default instructions print as their aliases (li, mv, ret, csrr ...,
+ * the spec's ISA/Aliases, X-20), as GNU objdump does; -M no-aliases prints every
+ * instruction under its own name. */
 #include <elf.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "tool_paths.h"
 #include "xelf.h"
 #include "xphmg/isa.h"
 
@@ -47,6 +50,7 @@ typedef struct {
     const xelf *elf;
     bool rvc;     /* e_flags has EF_RISCV_RVC: decode 16-bit instructions */
     unsigned bpc; /* objdump's bytes_per_chunk, left by the last unit printed */
+    bool no_aliases;
 } dctx;
 
 static void usage(void)
@@ -215,7 +219,10 @@ static uint64_t le(const uint8_t *p, unsigned n)
 static void print_insn(const dctx *c, const isa_spec *sp, const isa_decoded *d, unsigned shndx)
 {
     char text[256];
-    isa_format(sp, d, text, sizeof text);
+    if (c->no_aliases)
+        isa_format(sp, d, text, sizeof text);
+    else
+        isa_format_alias(sp, d, text, sizeof text);
     char *ops = text;
     while (*ops && *ops != ' ' && *ops != '\t')
         ops++;
@@ -447,6 +454,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "xphmg-objdump: unsupported -M %s (only no-aliases)\n", v);
                 return 2;
             }
+            if (a[1] == 'M') c.no_aliases = true;
             if (a[1] == 'x') {
                 if (nx == MAX_SPECS) {
                     usage();
@@ -455,6 +463,7 @@ int main(int argc, char **argv)
                 xs[nx++] = v;
             }
         } else if (!strcmp(a, "-Mno-aliases")) {
+            c.no_aliases = true;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage();
             return 0;
@@ -477,8 +486,11 @@ int main(int argc, char **argv)
             ok = add_spec(&c, xs[i]);
     else if (getenv("XPHMG_SPEC") && *getenv("XPHMG_SPEC"))
         ok = add_spec_list(&c, getenv("XPHMG_SPEC"));
-    else
-        ok = add_spec_list(&c, XPHMG_DEFAULT_SPECS);
+    else {
+        char installed[4096];
+        ok = add_spec_list(&c, tool_installed_path(TOOL_INSTALLED_SPEC, XPHMG_DEFAULT_SPECS,
+                                                   installed, sizeof installed));
+    }
     if (!ok) {
         for (unsigned i = 0; i < c.nspecs; i++)
             isa_free((isa_spec *)c.specs[i]);
