@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "cap.h"
+#include "cap_profile.h"
 #include "rt_job.h"
 #include "xphmg_csr.h"
 
@@ -350,7 +351,7 @@ static void test_tri_buf(void **st)
     check_hit(0, 0, 1, f32(2.0f), f32(0.5f), f32(0.25f));
 }
 
-/* REQ: RT-043. Queues wrap: rays in slots 3 and 0 of a 4-entry ring, hits written
+/* REQ: RT-043 RT-044. Queues wrap: rays in slots 3 and 0 of a 4-entry ring, hits written
  * at slots 2, 3 and 0 of the hit ring, TAILs and HEAD wrap modulo CAP (Q-70). */
 static void test_wraparound(void **st)
 {
@@ -376,7 +377,8 @@ static void test_wraparound(void **st)
 }
 
 /* Errata Q-70/Q-81. A full hit queue ends the job (job fault) at the ray that does not
- * fit: earlier rays keep their entries and HEAD stops at that ray; same for misses. */
+ * fit: earlier rays keep their entries and HEAD stops at that ray; same for misses: the
+ * job never overflows a queue. REQ: RT-044 */
 static void test_full_queues(void **st)
 {
     (void)st;
@@ -769,16 +771,57 @@ static void test_svmem_fetches(void **st)
     }
 }
 
+/* A CAP.XMEM.CAP feature that is absent disables its behaviour for RT jobs too (RT 8.6):
+ * hyb = 1 under HYB_ENABLE with no CL2 ways in CLSMAP falls back (HYB_FALLBK) only when
+ * WAY_PART exists; with WAY_PART = 0 the way partition (and CLSMAP) plays no part.
+ * REQ: RT-098 */
+static void test_absent_xmem_feature(void **st)
+{
+    (void)st;
+    for (unsigned way_part = 0; way_part < 2; way_part++) {
+        char err[256];
+        const char *y = way_part
+                            ? "xphmg-profile: 1\nname: w\n"
+                            : "xphmg-profile: 1\nname: w\ncsrs:\n  cap_xmem_cap: {WAY_PART: 0}\n";
+        cap_profile *p = cap_profile_parse(y, strlen(y), "t", err, sizeof err);
+        assert_non_null(p);
+        setup(8);
+        scene_two_levels();
+        rt_job_desc jd;
+        desc(&jd, 0);
+        jd.memctl[18] = 1; /* hyb */
+        cap_reset(&CS, p);
+        assert_true(cap_csr_write(&CS, XPHMG_CSR_CAP_XMEM_DESCPOL, 0x4)); /* HYB_ENABLE */
+        assert_true(cap_csr_write(&CS, XPHMG_CSR_CAP_XMEM_CLSMAP, 0));    /* no CL2 ways */
+        cap_snap s;
+        cap_snapshot(&CS, &s);
+        rt_job_result res;
+        rt_job_run(&jd, &s, &MEM, &res);
+        assert_int_equal(res.status, RT_JOB_OK);
+        assert_int_equal(res.events & CAP_XMEM_EVENTS_HYB_FALLBK_MASK,
+                         way_part ? CAP_XMEM_EVENTS_HYB_FALLBK_MASK : 0);
+        cap_profile_free(p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_closest_hit), cmocka_unit_test(test_any_hit_and_cull),
-        cmocka_unit_test(test_tri_buf),     cmocka_unit_test(test_wraparound),
-        cmocka_unit_test(test_full_queues), cmocka_unit_test(test_fp16),
-        cmocka_unit_test(test_strict_dom),  cmocka_unit_test(test_faults),
-        cmocka_unit_test(test_node8),       cmocka_unit_test(test_eps),
-        cmocka_unit_test(test_decode),      cmocka_unit_test(test_unsup_fmt),
-        cmocka_unit_test(test_predicated),  cmocka_unit_test(test_svmem_fetches),
+        cmocka_unit_test(test_closest_hit),
+        cmocka_unit_test(test_any_hit_and_cull),
+        cmocka_unit_test(test_tri_buf),
+        cmocka_unit_test(test_wraparound),
+        cmocka_unit_test(test_full_queues),
+        cmocka_unit_test(test_fp16),
+        cmocka_unit_test(test_strict_dom),
+        cmocka_unit_test(test_faults),
+        cmocka_unit_test(test_node8),
+        cmocka_unit_test(test_eps),
+        cmocka_unit_test(test_decode),
+        cmocka_unit_test(test_unsup_fmt),
+        cmocka_unit_test(test_predicated),
+        cmocka_unit_test(test_svmem_fetches),
+        cmocka_unit_test(test_absent_xmem_feature),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
