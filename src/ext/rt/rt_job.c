@@ -221,6 +221,7 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray *ray, trav_hit 
 /* Ray slot i of the ray queue: traversal and its hit or miss entry (nothing at all for a
  * masked-off lane, RT 8.2/8.3), then the ray HEAD = i + 1. False when the job ends here
  * (c->r->status set). */
+/* REQ: RT-120 RT-082 RT-083 RT-085 RT-088 RT-044 */
 static bool run_ray(job_ctx *c, const trav_cfg *cfg, const cap_snap *s, bool lane, uint32_t i,
                     queue *rq, queue *hq, queue *mq)
 {
@@ -268,6 +269,7 @@ static unsigned effective_dom(const rt_job_desc *jd, const cap_snap *s)
     return dom == RT_DOM_DEFAULT ? RT_DOM_CPU : dom;
 }
 
+/* REQ: RT-089 RT-096 RT-098 RT-100 RT-104 RT-117 */
 void rt_job_run(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m, rt_job_result *r)
 {
     memset(r, 0, sizeof *r);

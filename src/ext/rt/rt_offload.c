@@ -37,6 +37,7 @@ static void update_completed(rt_unit *u)
 /* Runs the oldest queued job and applies its result: flags accrue into STAT/EXC.ST
  * (errata Q-29, never a trap), UNSUP_FMT (Q-69), XMEM events (Q-58), LAST_EC = 3 when
  * the job ended early (a fault or an enabled exception). */
+/* REQ: RT-121 RT-123 RT-096 */
 static void complete_oldest(hart *h, rt_unit *u)
 {
     rt_pending_job job = u->jobs[0];
@@ -70,6 +71,7 @@ void rt_offload_drain(hart *h, rt_unit *u)
 
 /* xsubmit.rt rd, rs1: reads the descriptor at issue (precise faults), snapshots CAP,
  * queues the job and returns its ticket. */
+/* REQ: RT-115 RT-118 RT-120 RT-027 RT-068 RT-072 RT-112 RT-114 */
 void rt_exec_xsubmit(hart *h, void *ctx, const hart_insn *d)
 {
     rt_unit *u = ctx;
@@ -144,6 +146,7 @@ void rt_exec_xsubmit(hart *h, void *ctx, const hart_insn *d)
 
 /* xfence.wait rs1: completes every job up to ticket rs1 (0 = all); a ticket never
  * issued is an illegal instruction (Q-53). */
+/* REQ: RT-119 RT-123 RT-124 */
 void rt_exec_xfence_wait(hart *h, void *ctx, const hart_insn *d)
 {
     rt_unit *u = ctx;
