@@ -3,7 +3,11 @@
  * relocated there, and bvh_base = load address + nodes_off goes into the job descriptor.
  * For every procedural mesh, 2,000 queued rays must give the hit records (triangle, t bit
  * for bit) and miss records of a brute-force closest-hit test of every triangle, in ray
- * order, with tri_buf = 0 (TriRange.base) and with tri_buf = the triangle array. */
+ * order, with tri_buf = 0 (TriRange.base) and with tri_buf = the triangle array; on one
+ * thread without a direct map of the memory, and with an rt_job_engine of 1 and 2 threads
+ * reading through map (the same records). The node cache of an engine (a per-job
+ * snapshot): a node rewritten between two jobs is read again, and a job whose hit queue
+ * overwrites node tiles gives the bytes of one job per ray. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -45,6 +49,13 @@ static bool f_store(void *ctx, uint64_t a, unsigned n, uint64_t v)
     return true;
 }
 
+static const uint8_t *f_map(void *ctx, uint64_t a, unsigned n)
+{
+    fake *f = ctx;
+    if (a < LOAD_ADDR || a - LOAD_ADDR > f->size - n) return NULL;
+    return f->ram + (a - LOAD_ADDR);
+}
+
 static uint64_t rng = 0x5851F42D4C957F2Dull;
 static uint64_t rnext(void)
 {
@@ -66,7 +77,8 @@ static void queue(uint8_t *p, uint32_t tail, uint32_t cap, uint64_t base)
     rt_le_put(p + 16, 8, base);
 }
 
-static void run_mesh(const char *name, bool tri_buf)
+/* threads: 0 = rt_job_run without map, else an engine of that many threads with map. */
+static void run_mesh(const char *name, bool tri_buf, unsigned threads)
 {
     size_t n;
     tri9 *t = bvh_procedural(name, 2500, &n);
@@ -122,8 +134,16 @@ static void run_mesh(const char *name, bool tri_buf)
     s.pet = CAP_T_FP32;
     s.pol.q = false;
     rt_job_result res;
-    rt_job_mem mem = {&f, f_load, f_store};
-    rt_job_run(&jd, &s, &mem, &res);
+    rt_job_mem mem = {&f, f_load, f_store, threads ? f_map : NULL, NULL};
+    if (threads) {
+        rt_job_engine *e = rt_job_engine_new(threads);
+        assert_non_null(e);
+        assert_int_equal(rt_job_engine_threads(e), threads);
+        rt_job_run_ex(&jd, &s, &mem, e, &res);
+        rt_job_engine_free(e);
+    } else {
+        rt_job_run(&jd, &s, &mem, &res);
+    }
     assert_int_equal(res.status, RT_JOB_OK);
     assert_int_equal(res.rays, NRAYS);
     assert_int_equal(res.hits + res.misses, NRAYS);
@@ -166,9 +186,138 @@ static void run_mesh(const char *name, bool tri_buf)
 static void test_job_matches_brute_force(void **state)
 {
     (void)state;
-    for (const char *const *p = bvh_procedural_names; *p; p++) {
-        run_mesh(*p, false);
-        run_mesh(*p, true);
+    for (const char *const *p = bvh_procedural_names; *p; p++)
+        for (unsigned threads = 0; threads <= 2; threads++) {
+            run_mesh(*p, false, threads);
+            run_mesh(*p, true, threads);
+        }
+}
+
+/* A scene in fake memory with its queues: blob | 3 queue descriptors | rays | hits |
+ * misses; rays aimed at triangle centroids from outside the scene. */
+typedef struct {
+    fake f;
+    bvh_blob b;
+    size_t q, rays, hits, misses;
+    rt_job_desc jd;
+    cap_snap s;
+    uint64_t root;
+} scene;
+
+static void scene_make(scene *sc, unsigned nrays)
+{
+    size_t n;
+    tri9 *t = bvh_procedural("sphere", 800, &n);
+    assert_non_null(t);
+    char err[256];
+    assert_true(bvh_build((const tri9 *)t, n, false, &sc->b, err, sizeof err));
+    size_t q = (sc->b.size + 63) & ~(size_t)63;
+    sc->q = q;
+    sc->rays = q + 3 * RT_QUEUE_BYTES + 8;
+    sc->hits = sc->rays + 32u * (nrays + 1);
+    sc->misses = sc->hits + RT_HIT_BYTES * (nrays + 1);
+    sc->f.size = sc->misses + 4u * (nrays + 1);
+    sc->f.ram = calloc(1, sc->f.size);
+    assert_non_null(sc->f.ram);
+    memcpy(sc->f.ram, sc->b.data, sc->b.size);
+    uint64_t base_off = bvh_relocate(sc->f.ram, LOAD_ADDR);
+    sc->root = LOAD_ADDR + base_off;
+    for (unsigned i = 0; i < nrays; i++) {
+        const float *tt = t[(7u * i) % n];
+        float v[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, INFINITY};
+        for (int k = 0; k < 3; k++) {
+            v[k] = k == 2 ? 5.0f : 0.25f;
+            v[3 + k] = (tt[k] + tt[3 + k] + tt[6 + k]) / 3.0f - v[k];
+        }
+        memcpy(sc->f.ram + sc->rays + 32u * i, v, sizeof v);
+    }
+    queue(sc->f.ram + q, nrays, nrays + 1, LOAD_ADDR + sc->rays);
+    queue(sc->f.ram + q + RT_QUEUE_BYTES, 0, nrays + 1, LOAD_ADDR + sc->hits);
+    queue(sc->f.ram + q + 2 * RT_QUEUE_BYTES, 0, nrays + 1, LOAD_ADDR + sc->misses);
+    memset(&sc->jd, 0, sizeof sc->jd);
+    sc->jd.bvh_base = sc->root;
+    sc->jd.rayq = LOAD_ADDR + q;
+    sc->jd.hitq = LOAD_ADDR + q + RT_QUEUE_BYTES;
+    sc->jd.missq = LOAD_ADDR + q + 2 * RT_QUEUE_BYTES;
+    cap_state cs;
+    cap_reset(&cs, NULL);
+    cap_snapshot(&cs, &sc->s);
+    sc->s.pet = CAP_T_FP32;
+    sc->s.pol.q = false;
+    free(t);
+}
+
+static void scene_free(scene *sc)
+{
+    free(sc->f.ram);
+    bvh_blob_free(&sc->b);
+}
+
+/* A node rewritten between two jobs of one engine: the second job sees the new node.
+ * The root's four children are made empty (kinds byte 60 = 0), so every ray misses. */
+static void test_cache_between_jobs(void **state)
+{
+    (void)state;
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        scene sc;
+        scene_make(&sc, 256);
+        rt_job_mem mem = {&sc.f, f_load, f_store, f_map, NULL};
+        rt_job_engine *e = rt_job_engine_new(threads);
+        assert_non_null(e);
+        rt_job_result r;
+        rt_job_run_ex(&sc.jd, &sc.s, &mem, e, &r);
+        assert_int_equal(r.status, RT_JOB_OK);
+        assert_int_equal(r.hits, 256);
+        /* the guest rewrites the root node, then queues the same rays again */
+        sc.f.ram[sc.root - LOAD_ADDR + 60] = 0;
+        queue(sc.f.ram + sc.q, 256, 257, LOAD_ADDR + sc.rays);
+        queue(sc.f.ram + sc.q + RT_QUEUE_BYTES, 0, 257, LOAD_ADDR + sc.hits);
+        queue(sc.f.ram + sc.q + 2 * RT_QUEUE_BYTES, 0, 257, LOAD_ADDR + sc.misses);
+        rt_job_run_ex(&sc.jd, &sc.s, &mem, e, &r);
+        assert_int_equal(r.status, RT_JOB_OK);
+        assert_int_equal(r.hits, 0);
+        assert_int_equal(r.misses, 256);
+        rt_job_engine_free(e);
+        scene_free(&sc);
+    }
+}
+
+/* A job whose hit queue lies over the node tiles it traverses: each ray must see the
+ * entries of the rays before it. The reference is the same rays as one job per ray
+ * (stores between jobs), from the same initial memory; both end with the same bytes. */
+static void test_cache_job_overwrites_nodes(void **state)
+{
+    (void)state;
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        scene a, b;
+        scene_make(&a, 200);
+        scene_make(&b, 200);
+        /* hit queue entries start at the second node tile (the root's children) */
+        for (scene *sc = &a; sc; sc = sc == &a ? &b : NULL) {
+            uint64_t over = sc->root + 64;
+            queue(sc->f.ram + sc->q + RT_QUEUE_BYTES, 0, 201, over);
+        }
+        rt_job_mem ma = {&a.f, f_load, f_store, f_map, NULL},
+                   mb = {&b.f, f_load, f_store, f_map, NULL};
+        rt_job_engine *e = rt_job_engine_new(threads);
+        assert_non_null(e);
+        rt_job_result r;
+        rt_job_run_ex(&a.jd, &a.s, &ma, e, &r);
+        rt_job_status st = r.status;
+        uint32_t rays = r.rays;
+        /* one ray per job: TAIL of the ray queue = HEAD + 1 */
+        for (uint32_t i = 0; i < 200; i++) {
+            rt_le_put(b.f.ram + b.q + 4, 4, i + 1);
+            rt_job_run_ex(&b.jd, &b.s, &mb, e, &r);
+            if (r.status != RT_JOB_OK) break;
+        }
+        assert_int_equal(r.status, st);
+        rt_le_put(b.f.ram + b.q + 4, 4, 200); /* the ray queue's TAIL as job a left it */
+        assert_true(rays > 1);
+        assert_memory_equal(a.f.ram, b.f.ram, a.f.size);
+        rt_job_engine_free(e);
+        scene_free(&a);
+        scene_free(&b);
     }
 }
 
@@ -176,6 +325,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_job_matches_brute_force),
+        cmocka_unit_test(test_cache_between_jobs),
+        cmocka_unit_test(test_cache_job_overwrites_nodes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -432,6 +432,87 @@ static void test_box_random(void **state)
     assert_true(hits > 1000);
 }
 
+/* The 4-wide slab test of a decoded tile (rt_node4w_slab: SSE for rays without
+ * infinities, the scalar test otherwise) computes the same hit mask and the same tnear/tfar
+ * bits as the scalar rt_box_test (checked against binary64 above), on boxes made of the
+ * values where min/max and comparisons can differ: signed zeros, infinities, equal
+ * planes, origins on a plane, zero and tiny (overflowing reciprocal) directions, empty
+ * and NaN boxes, and every child kind. REQ: RT-056 */
+static void test_slab4_matches_scalar(void **state)
+{
+    (void)state;
+    static const float special[] = {0.0f,  -0.0f,    1.0f,      -1.0f, 2.5f,
+                                    -2.5f, INFINITY, -INFINITY, 0.5f,  3.0f};
+    const unsigned ns = sizeof special / sizeof special[0];
+    unsigned hits = 0, fast = 0;
+    for (int it = 0; it < 40000; it++) {
+        rt_node4 n;
+        for (unsigned c = 0; c < 4; c++) {
+            for (int i = 0; i < 3; i++) {
+                float a = (rng_next() & 1) ? special[rng_next() % ns] : (float)rnd(-4, 4);
+                float b = (rng_next() & 1) ? special[rng_next() % ns] : (float)rnd(-4, 4);
+                if ((rng_next() & 15) != 0 && a > b) { /* mostly non-empty boxes */
+                    float t = a;
+                    a = b;
+                    b = t;
+                }
+                if ((rng_next() & 255) == 0) a = NAN;
+                n.box[c].lo[i] = a;
+                n.box[c].hi[i] = b;
+            }
+            n.index[c] = c;
+            n.kind[c] = (rng_next() & 7) == 0 ? (uint8_t)(rng_next() & 3) : RT_CHILD_NODE;
+        }
+        rt_ray r;
+        for (int i = 0; i < 3; i++) {
+            unsigned k = rng_next() % 8;
+            r.org[i] = k == 0 ? special[rng_next() % ns] : (float)rnd(-6, 6);
+            r.dir[i] = k == 1   ? 0.0f
+                       : k == 2 ? -0.0f
+                       : k == 3 ? 1e-39f
+                       : k == 4 ? special[rng_next() % ns]
+                                : (float)rnd(-2, 2);
+        }
+        r.tmin = (rng_next() & 3) == 0 ? -INFINITY : (float)rnd(-3, 3);
+        r.tmax = (rng_next() & 3) == 0 ? INFINITY : r.tmin + (float)rnd(0, 8);
+        rt_node4w w;
+        rt_node4w_from(&n, &w);
+        rt_ray_pre p;
+        int m = rt_rne_enter();
+        rt_ray_prepare(&r, &p);
+        float tn[4], tf[4];
+        unsigned mask = rt_node4w_slab(&p, &w, r.tmin, r.tmax, tn, tf);
+        rt_rne_leave(m);
+        fast += !p.slab_scalar && !p.nan;
+        for (unsigned c = 0; c < 4; c++) {
+            float a = 0, b = 0;
+            bool want = (n.kind[c] == RT_CHILD_NODE || n.kind[c] == RT_CHILD_LEAF) &&
+                        rt_box_test(&r, &n.box[c], &a, &b);
+            assert_int_equal((mask >> c) & 1u, want);
+            if (want) {
+                hits++;
+                assert_int_equal(fbits(tn[c]), fbits(a));
+                assert_int_equal(fbits(tf[c]), fbits(b));
+            }
+        }
+    }
+    assert_true(hits > 4000);
+    assert_true(fast > 10000);
+}
+
+/* rt_fp16_widen (bit manipulation) against the numeric engine's FP16 -> FP32 conversion
+ * and the independent decoder h2d, for all 65,536 encodings. REQ: RT-034 */
+static void test_fp16_widen_exhaustive(void **state)
+{
+    (void)state;
+    num_policy pol = num_policy_default();
+    for (uint32_t h = 0; h < 0x10000u; h++) {
+        float x = rt_fp16_widen(h);
+        assert_int_equal(fbits(x), num_convert(NUM_FP32, NUM_FP16, h, &pol, NULL));
+        if (!isnan(x)) assert_true((double)x == h2d(h) && (signbit(x) != 0) == ((h >> 15) != 0));
+    }
+}
+
 /* ---- Triangle test ------------------------------------------------------------------- */
 
 /* T1 = v0 (-1,-1,2), v1 (3,-1,2), v2 (-1,3,2) in the plane z = 2. */
@@ -1254,6 +1335,8 @@ int main(void)
         cmocka_unit_test(test_box_zero_dir),
         cmocka_unit_test(test_box_nan_empty),
         cmocka_unit_test(test_box_random),
+        cmocka_unit_test(test_slab4_matches_scalar),
+        cmocka_unit_test(test_fp16_widen_exhaustive),
         cmocka_unit_test(test_tri_hand),
         cmocka_unit_test(test_tri_degenerate),
         cmocka_unit_test(test_tri_exact_edge),

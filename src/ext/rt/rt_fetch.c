@@ -13,6 +13,17 @@ static rt_fetch_status fetch(rt_fetch *f, uint64_t a, uint64_t align, unsigned u
         f->fault_addr = a;
         return RT_FETCH_MISALIGNED;
     }
+    const uint8_t *p = f->mem->map ? f->mem->map(f->mem->ctx, a, unit * n) : NULL;
+    if (p) {
+        memcpy(buf, p, (size_t)unit * n);
+        if (a < f->rd_lo) f->rd_lo = a;
+        if (a + unit * n > f->rd_hi) f->rd_hi = a + unit * n;
+        return RT_FETCH_OK;
+    }
+    if (f->map_only) {
+        f->unmapped = true;
+        return RT_FETCH_ACCESS;
+    }
     for (unsigned i = 0; i < n; i++) {
         uint64_t v, ua = a + (uint64_t)i * unit;
         if (!f->mem->load(f->mem->ctx, ua, unit, &v)) {
@@ -61,6 +72,16 @@ rt_fetch_status rt_fetch_node(rt_fetch *f, uint64_t addr, unsigned ntiles, rt_no
     if (st == RT_FETCH_OK)
         for (unsigned i = 0; i < ntiles; i++)
             rt_node4_decode(b + 64 * i, &nodes[i]);
+    return st;
+}
+
+rt_fetch_status rt_fetch_node_w(rt_fetch *f, uint64_t addr, unsigned ntiles, rt_node4w w[2])
+{
+    uint8_t b[128];
+    rt_fetch_status st = fetch(f, addr, 64u * ntiles, 8, 8 * ntiles, b);
+    if (st == RT_FETCH_OK)
+        for (unsigned i = 0; i < ntiles; i++)
+            rt_node4w_decode(b + 64 * i, &w[i]);
     return st;
 }
 

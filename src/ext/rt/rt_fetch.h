@@ -37,6 +37,17 @@ typedef struct {
     void *ctx;
     bool (*load)(void *ctx, uint64_t addr, unsigned size, uint64_t *val);
     bool (*store)(void *ctx, uint64_t addr, unsigned size, uint64_t val);
+    /* Optional (may be NULL): a host pointer to the `size` bytes at addr when they are
+     * plain memory that loads would read without side effects and without a fault, else
+     * NULL (the fetch then uses load). Called from several threads at once when an
+     * offload job runs split (rt_job_engine with threads > 1), so it must not change any
+     * state. */
+    const uint8_t *(*map)(void *ctx, uint64_t addr, unsigned size);
+    /* Optional (NULL: free): charges units of work (one per node visited, one per
+     * triangle of a TriRange, before testing it); true = the run's budget is exhausted
+     * and the job ends with RT_JOB_BUDGET (hart_charge, errata P-300). An offload job
+     * with a charge callback is never split across threads. */
+    bool (*charge)(void *ctx, uint64_t units);
 } rt_mem;
 
 typedef enum {
@@ -47,9 +58,13 @@ typedef enum {
 
 typedef struct {
     const rt_mem *mem;
-    bool oob_zero;       /* in: SVMMODE.BOUND_CHECK && SVMMODE.ALLOW_OOB_ZERO */
-    bool inv_miss;       /* out: set by every failed or zero-filled fetch */
-    uint64_t fault_addr; /* out: of the last failed fetch */
+    bool oob_zero;         /* in: SVMMODE.BOUND_CHECK && SVMMODE.ALLOW_OOB_ZERO */
+    bool map_only;         /* in: read through mem->map only (a split job's tracer thread) */
+    bool unmapped;         /* out (map_only): a record map() could not serve; the fetch
+                              failed with RT_FETCH_ACCESS and decided nothing */
+    bool inv_miss;         /* out: set by every failed or zero-filled fetch */
+    uint64_t fault_addr;   /* out: of the last failed fetch */
+    uint64_t rd_lo, rd_hi; /* out (map_only): the address range read so far */
 } rt_fetch;
 
 /* Alignments (errata Q-61, Q-67, Q-68): node tiles 64 bytes (a Node8 128), TriRanges 16,
@@ -59,6 +74,8 @@ rt_fetch_status rt_fetch_ray(rt_fetch *f, uint64_t addr, rt_elem e, rt_ray *ray)
 rt_fetch_status rt_fetch_elem(rt_fetch *f, uint64_t addr, rt_elem e, float *x);
 /* ntiles (1 = BVHNode4, 2 = BVHNode8) consecutive tiles at addr. */
 rt_fetch_status rt_fetch_node(rt_fetch *f, uint64_t addr, unsigned ntiles, rt_node4 nodes[2]);
+/* The same fetch, decoded for traversal (rt_node4w_decode). */
+rt_fetch_status rt_fetch_node_w(rt_fetch *f, uint64_t addr, unsigned ntiles, rt_node4w w[2]);
 rt_fetch_status rt_fetch_trirange(rt_fetch *f, uint64_t addr, rt_trirange *tr);
 /* Triangle index of the non-indexed buffer at base (address base + index * 9 elements,
  * modulo 2^64). */

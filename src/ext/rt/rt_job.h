@@ -130,6 +130,7 @@ typedef enum {
     RT_JOB_QUEUE_FULL, /* the hit or miss queue had no free slot */
     RT_JOB_FP_EXC,     /* an exception enabled in the snapshot's EXC.EN */
     RT_JOB_STACK,      /* traversal stack overflow (a BVH deeper than RT_JOB_STACK_DEPTH) */
+    RT_JOB_BUDGET,     /* the simulator's --max-insns budget ran out (mem.charge) */
     RT_JOB_FOF_STOP,   /* fault-only-first: a memory fault of ray k > 0 under SVMSCL.FOF
                           stopped the job at ray k; not a job fault (errata P-320) */
 } rt_job_status;
@@ -155,5 +156,24 @@ typedef struct {
 
 /* Runs one job under snapshot s. */
 void rt_job_run(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m, rt_job_result *r);
+
+/* The engine's state kept between jobs: a cache of decoded node tiles per thread and the
+ * number of host threads a job is split over (--rt-threads). Results never depend on
+ * either:
+ *   - the cache is a per-job snapshot: every job starts with it empty (a generation
+ *     counter, no clearing), so nodes rewritten between jobs are read again; a store of
+ *     the job itself (queue entries, TAIL, HEAD) that overlaps the cached address range
+ *     empties it as well;
+ *   - with threads > 1 the rays are traced in parallel (reads only, through
+ *     rt_job_mem.map), then the results are appended in ray order by one thread exactly
+ *     as a single thread would; if a traced ray read memory the job writes, or touched
+ *     memory without a map, the parallel results are dropped and the job runs on one
+ *     thread. */
+typedef struct rt_job_engine rt_job_engine;
+rt_job_engine *rt_job_engine_new(unsigned threads);
+void rt_job_engine_free(rt_job_engine *e);
+unsigned rt_job_engine_threads(const rt_job_engine *e);
+void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m, rt_job_engine *e,
+                   rt_job_result *r);
 
 #endif

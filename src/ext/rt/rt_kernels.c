@@ -89,21 +89,36 @@ static uint32_t ld32(const uint8_t *p)
     return ld16(p) | ld16(p + 2) << 16;
 }
 
+/* NaN by its bits: under -fsignaling-nans isnan() is a library call. */
+static bool nan_f(float x)
+{
+    return (f2u(x) & 0x7fffffffu) > 0x7f800000u;
+}
+
 static void st16(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)v;
     p[1] = (uint8_t)(v >> 8);
 }
 
-/* Exact widening of one element to binary32 (FP16 through the numeric engine; BF16 is the
- * high half of a binary32). NaNs stay NaNs (they make every test miss). */
+float rt_fp16_widen(uint32_t h)
+{
+    uint32_t sign = (h & 0x8000u) << 16, e = (h >> 10) & 31u, m = h & 0x3ffu;
+    if (e == 31) return u2f(sign | (m ? 0x7fc00000u | m << 13 : 0x7f800000u)); /* quiet NaN */
+    if (e != 0) return u2f(sign | (e + 112u) << 23 | m << 13);
+    /* Zero or subnormal: m x 2^-24, exact in binary32 under any rounding mode. */
+    float x = (float)m * 0x1p-24f;
+    return u2f(sign | f2u(x));
+}
+
+/* Exact widening of one element to binary32 (BF16 is the high half of a binary32). NaNs
+ * stay NaNs (they make every test miss). */
 static float elem_load(const uint8_t *p, rt_elem e)
 {
     if (e == RT_ELEM_FP32) return u2f(ld32(p));
     uint32_t h = ld16(p);
     if (e == RT_ELEM_BF16) return u2f(h << 16);
-    num_policy pol = num_policy_default();
-    return u2f(num_convert(NUM_FP32, NUM_FP16, h, &pol, NULL));
+    return rt_fp16_widen(h);
 }
 
 /* ---- Records ----------------------------------------------------------------------- */
@@ -136,6 +151,52 @@ void rt_trirange_decode(const uint8_t bytes[16], rt_trirange *tr)
     tr->base = (uint64_t)ld32(bytes + 8) | (uint64_t)ld32(bytes + 12) << 32;
 }
 
+/* ---- Ray preparation ---------------------------------------------------------------- */
+
+void rt_ray_prepare(const rt_ray *r, rt_ray_pre *p)
+{
+    memset(p, 0, sizeof *p);
+    p->r = *r;
+    bool nan = false, inf = false;
+    for (int i = 0; i < 3; i++) {
+        nan |= nan_f(r->org[i]) || nan_f(r->dir[i]);
+        inf |= (f2u(r->org[i]) & 0x7fffffffu) == 0x7f800000u;
+        float d = r->dir[i];
+        if (d == 0.0f) {
+            p->zero_axes |= (uint8_t)(1u << i);
+            continue;
+        }
+        p->inv[i] = 1.0f / d;
+        /* An infinite direction (reciprocal 0) or one whose reciprocal overflows can make
+         * 0 * inf or inf * 0 in the slab planes: the scalar path handles those. */
+        inf |=
+            (f2u(p->inv[i]) & 0x7fffffffu) == 0x7f800000u || (f2u(d) & 0x7fffffffu) == 0x7f800000u;
+    }
+    p->nan = nan;
+    p->slab_scalar = inf;
+    /* Woop et al.: kz = the axis of largest |dir| (the lowest such axis on ties); kx, ky
+     * the next two cyclically, swapped when dir[kz] < 0 to keep the winding. */
+    int kz = 0;
+    for (int i = 1; i < 3; i++)
+        if (fabsf(r->dir[i]) > fabsf(r->dir[kz])) kz = i;
+    float dz = r->dir[kz];
+    int kx = (kz + 1) % 3, ky = (kz + 2) % 3;
+    if (dz < 0.0f) {
+        int s = kx;
+        kx = ky;
+        ky = s;
+    }
+    p->kx = (uint8_t)kx;
+    p->ky = (uint8_t)ky;
+    p->kz = (uint8_t)kz;
+    p->dir_zero = dz == 0.0f || nan_f(dz);
+    if (!p->dir_zero) {
+        p->sx = r->dir[kx] / dz;
+        p->sy = r->dir[ky] / dz;
+        p->sz = 1.0f / dz;
+    }
+}
+
 /* ---- Slab test --------------------------------------------------------------------- */
 
 /* One slab plane: t = (p - o) * inv in binary32. NaN from 0 * inf (the origin on the plane
@@ -144,23 +205,27 @@ void rt_trirange_decode(const uint8_t bytes[16], rt_trirange *tr)
 static float slab_t(float p, float o, float inv, bool *ok)
 {
     float diff = p - o;
-    if (isnan(diff)) {
+    if (nan_f(diff)) {
         *ok = false;
         return 0.0f;
     }
     float t = diff * inv;
-    if (isnan(t)) {
+    if (nan_f(t)) {
         if (diff == 0.0f) return 0.0f;
         *ok = false;
     }
     return t;
 }
 
+/* The reference slab test (any ray, any box). The 4-wide test below computes the same
+ * values for the rays it accepts; rays with infinities come here. The min/max steps are
+ * written as the comparisons they are (t1 < t0 ? t1 : t0, ...), which is what SSE
+ * minps/maxps compute, including the sign of a zero. */
 static bool box_core(const rt_ray *r, const rt_box *b, float *tnear, float *tfar)
 {
-    if (isnan(r->tmin) || isnan(r->tmax)) return false;
+    if (nan_f(r->tmin) || nan_f(r->tmax)) return false;
     for (int i = 0; i < 3; i++)
-        if (isnan(r->org[i]) || isnan(r->dir[i]) || isnan(b->lo[i]) || isnan(b->hi[i]) ||
+        if (nan_f(r->org[i]) || nan_f(r->dir[i]) || nan_f(b->lo[i]) || nan_f(b->hi[i]) ||
             b->lo[i] > b->hi[i])
             return false;
     float tn = -INFINITY, tf = INFINITY;
@@ -177,13 +242,9 @@ static bool box_core(const rt_ray *r, const rt_box *b, float *tnear, float *tfar
         float t0 = slab_t(b->lo[i], o, inv, &ok);
         float t1 = slab_t(b->hi[i], o, inv, &ok);
         if (!ok) return false;
-        if (t0 > t1) {
-            float s = t0;
-            t0 = t1;
-            t1 = s;
-        }
-        if (t0 > tn) tn = t0;
-        if (t1 < tf) tf = t1;
+        float near = t1 < t0 ? t1 : t0, far = t0 > t1 ? t0 : t1;
+        tn = near > tn ? near : tn;
+        tf = far < tf ? far : tf;
     }
     float lo = tn > r->tmin ? tn : r->tmin;
     float hi = tf < r->tmax ? tf : r->tmax;
@@ -201,6 +262,83 @@ bool rt_box_test(const rt_ray *r, const rt_box *b, float *tnear, float *tfar)
     return hit;
 }
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+/* The slab planes of four children at once: for a prepared ray without infinities no
+ * operation can make a NaN (finite origin, finite non-zero reciprocal, box coordinates
+ * finite or infinite but not NaN: live children only), so box_core's steps reduce to
+ * subtract, multiply, min and max. */
+static unsigned slab4(const rt_ray_pre *p, const rt_node4w *n, float tmin, float tmax,
+                      float tn_out[4], float tf_out[4])
+{
+    __m128 tn = _mm_set1_ps(-INFINITY), tf = _mm_set1_ps(INFINITY);
+    __m128 inside = _mm_castsi128_ps(_mm_set1_epi32(-1));
+    for (int i = 0; i < 3; i++) {
+        __m128 lo = _mm_loadu_ps(n->lo[i]), hi = _mm_loadu_ps(n->hi[i]);
+        __m128 o = _mm_set1_ps(p->r.org[i]);
+        if (p->zero_axes & (1u << i)) {
+            inside = _mm_and_ps(inside, _mm_and_ps(_mm_cmple_ps(lo, o), _mm_cmple_ps(o, hi)));
+            continue;
+        }
+        __m128 inv = _mm_set1_ps(p->inv[i]);
+        __m128 t0 = _mm_mul_ps(_mm_sub_ps(lo, o), inv), t1 = _mm_mul_ps(_mm_sub_ps(hi, o), inv);
+        tn = _mm_max_ps(_mm_min_ps(t1, t0), tn);
+        tf = _mm_min_ps(_mm_max_ps(t0, t1), tf);
+    }
+    __m128 lo = _mm_max_ps(tn, _mm_set1_ps(tmin)), hi = _mm_min_ps(tf, _mm_set1_ps(tmax));
+    _mm_storeu_ps(tn_out, tn);
+    _mm_storeu_ps(tf_out, tf);
+    return (unsigned)_mm_movemask_ps(_mm_and_ps(inside, _mm_cmple_ps(lo, hi)));
+}
+#else
+static unsigned slab4(const rt_ray_pre *p, const rt_node4w *n, float tmin, float tmax,
+                      float tn_out[4], float tf_out[4])
+{
+    unsigned mask = 0;
+    for (int c = 0; c < 4; c++) {
+        float tn = -INFINITY, tf = INFINITY;
+        bool inside = true;
+        for (int i = 0; i < 3; i++) {
+            float lo = n->lo[i][c], hi = n->hi[i][c], o = p->r.org[i];
+            if (p->zero_axes & (1u << i)) {
+                inside = inside && lo <= o && o <= hi;
+                continue;
+            }
+            float t0 = (lo - o) * p->inv[i], t1 = (hi - o) * p->inv[i];
+            float near = t1 < t0 ? t1 : t0, far = t0 > t1 ? t0 : t1;
+            tn = near > tn ? near : tn;
+            tf = far < tf ? far : tf;
+        }
+        float lo = tn > tmin ? tn : tmin, hi = tf < tmax ? tf : tmax;
+        tn_out[c] = tn;
+        tf_out[c] = tf;
+        if (inside && lo <= hi) mask |= 1u << c;
+    }
+    return mask;
+}
+#endif
+
+unsigned rt_node4w_slab(const rt_ray_pre *p, const rt_node4w *n, float tmin, float tmax,
+                        float tn[4], float tf[4])
+{
+    if (p->nan || nan_f(tmin) || nan_f(tmax) || !n->live) return 0;
+    if (!p->slab_scalar) return slab4(p, n, tmin, tmax, tn, tf) & n->live;
+    unsigned mask = 0;
+    rt_ray r = p->r;
+    r.tmin = tmin;
+    r.tmax = tmax;
+    for (unsigned c = 0; c < 4; c++) {
+        if (!(n->live & (1u << c))) continue;
+        rt_box b;
+        for (int i = 0; i < 3; i++) {
+            b.lo[i] = n->lo[i][c];
+            b.hi[i] = n->hi[i][c];
+        }
+        if (box_core(&r, &b, &tn[c], &tf[c])) mask |= 1u << c;
+    }
+    return mask;
+}
+
 /* ---- Watertight triangle test ------------------------------------------------------ */
 
 /* 2^-e in binary32 (RNE): normal for e <= 126, subnormal to e = 149, 0 beyond (2^-150 is
@@ -212,35 +350,21 @@ static float eps_of(unsigned e)
     return 0.0f;
 }
 
-static bool tri_core(const rt_ray *r, const float v[3][3], bool cull_back, unsigned eps_code,
+bool rt_tri_test_pre(const rt_ray_pre *p, const float v[3][3], bool cull_back, unsigned eps_code,
                      float *t, float *u, float *v_out)
 {
-    if (isnan(r->tmin) || isnan(r->tmax)) return false;
-    for (int i = 0; i < 3; i++) {
-        if (isnan(r->org[i]) || isnan(r->dir[i])) return false;
-        for (int k = 0; k < 3; k++)
-            if (isnan(v[k][i])) return false;
-    }
-    /* kz: the axis of largest |dir| (the lowest such axis on ties); kx, ky the next two
-     * cyclically, swapped when dir[kz] < 0 to keep the winding. */
-    int kz = 0;
-    for (int i = 1; i < 3; i++)
-        if (fabsf(r->dir[i]) > fabsf(r->dir[kz])) kz = i;
-    float dz = r->dir[kz];
-    if (dz == 0.0f) return false; /* zero direction */
-    int kx = (kz + 1) % 3, ky = (kz + 2) % 3;
-    if (dz < 0.0f) {
-        int s = kx;
-        kx = ky;
-        ky = s;
-    }
-    float sx = r->dir[kx] / dz, sy = r->dir[ky] / dz, sz = 1.0f / dz;
-
+    const rt_ray *r = &p->r;
+    if (p->nan || nan_f(r->tmin) || nan_f(r->tmax) || p->dir_zero) return false;
+    for (int k = 0; k < 3; k++)
+        if (nan_f(v[k][0]) || nan_f(v[k][1]) || nan_f(v[k][2])) return false;
+    int kx = p->kx, ky = p->ky, kz = p->kz;
+    float sx = p->sx, sy = p->sy, sz = p->sz;
+    const float *o = r->org;
     float a[3], b[3], c[3];
     for (int i = 0; i < 3; i++) {
-        a[i] = v[0][i] - r->org[i];
-        b[i] = v[1][i] - r->org[i];
-        c[i] = v[2][i] - r->org[i];
+        a[i] = v[0][i] - o[i];
+        b[i] = v[1][i] - o[i];
+        c[i] = v[2][i] - o[i];
     }
     float ax = a[kx] - sx * a[kz], ay = a[ky] - sy * a[kz];
     float bx = b[kx] - sx * b[kz], by = b[ky] - sy * b[kz];
@@ -258,16 +382,17 @@ static bool tri_core(const rt_ray *r, const float v[3][3], bool cull_back, unsig
     bool pos = eu > 0.0f || ev > 0.0f || ew > 0.0f;
     if (cull_back ? neg : (neg && pos)) return false;
     float det = eu + ev + ew;
-    if (det == 0.0f || isnan(det)) return false;
+    if (det == 0.0f || nan_f(det)) return false;
 
     float az = sz * a[kz], bz = sz * b[kz], cz = sz * c[kz];
     float tt = eu * az + ev * bz + ew * cz;
     tt = tt / det;
-    float eps = eps_code ? eps_of(eps_code) : 0.0f;
+    unsigned e = eps_code & 0xffu;
+    float eps = e ? eps_of(e) : 0.0f;
     float lo = r->tmin - eps, hi = r->tmax + eps;
     if (!(tt >= lo && tt <= hi)) return false;
     float uu = ev / det, vv = ew / det;
-    if (isnan(uu) || isnan(vv)) return false;
+    if (nan_f(uu) || nan_f(vv)) return false;
     *t = tt;
     *u = uu;
     *v_out = vv;
@@ -278,21 +403,32 @@ bool rt_tri_test(const rt_ray *r, const float v[3][3], bool cull_back, unsigned 
                  float *u, float *v_out)
 {
     int m = rne_enter();
-    bool hit = tri_core(r, v, cull_back, eps_code & 0xffu, t, u, v_out);
+    rt_ray_pre p;
+    rt_ray_prepare(r, &p);
+    bool hit = rt_tri_test_pre(&p, v, cull_back, eps_code, t, u, v_out);
     rne_leave(m);
     return hit;
+}
+
+int rt_rne_enter(void)
+{
+    return rne_enter();
+}
+
+void rt_rne_leave(int mode)
+{
+    rne_leave(mode);
 }
 
 /* ---- BVHNode4 ---------------------------------------------------------------------- */
 
 void rt_node4_decode(const uint8_t bytes[64], rt_node4 *n)
 {
-    num_policy pol = num_policy_default();
     for (unsigned c = 0; c < 4; c++) {
         const uint8_t *p = bytes + 12 * c;
         for (unsigned i = 0; i < 3; i++) {
-            n->box[c].lo[i] = u2f(num_convert(NUM_FP32, NUM_FP16, ld16(p + 2 * i), &pol, NULL));
-            n->box[c].hi[i] = u2f(num_convert(NUM_FP32, NUM_FP16, ld16(p + 6 + 2 * i), &pol, NULL));
+            n->box[c].lo[i] = rt_fp16_widen(ld16(p + 2 * i));
+            n->box[c].hi[i] = rt_fp16_widen(ld16(p + 6 + 2 * i));
         }
         const uint8_t *q = bytes + 48 + 3 * c;
         n->index[c] = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16;
@@ -300,11 +436,35 @@ void rt_node4_decode(const uint8_t bytes[64], rt_node4 *n)
     }
 }
 
+void rt_node4w_from(const rt_node4 *n, rt_node4w *w)
+{
+    w->live = 0;
+    for (unsigned c = 0; c < 4; c++) {
+        bool live = n->kind[c] == RT_CHILD_NODE || n->kind[c] == RT_CHILD_LEAF;
+        for (unsigned i = 0; i < 3; i++) {
+            float lo = n->box[c].lo[i], hi = n->box[c].hi[i];
+            w->lo[i][c] = lo;
+            w->hi[i][c] = hi;
+            live = live && !nan_f(lo) && !nan_f(hi) && lo <= hi;
+        }
+        w->index[c] = n->index[c];
+        w->kind[c] = n->kind[c];
+        if (live) w->live |= (uint8_t)(1u << c);
+    }
+}
+
+void rt_node4w_decode(const uint8_t bytes[64], rt_node4w *w)
+{
+    rt_node4 n;
+    rt_node4_decode(bytes, &n);
+    rt_node4w_from(&n, w);
+}
+
 /* A coordinate to binary16 rounded by rm; false for NaN and finite |x| > 65504. */
 static bool enc16(float x, num_rm rm, uint32_t *h)
 {
-    if (isnan(x)) return false;
-    if (!isinf(x) && fabsf(x) > 65504.0f) return false;
+    if (nan_f(x)) return false;
+    if (fabsf(x) != INFINITY && fabsf(x) > 65504.0f) return false;
     num_policy pol = num_policy_default();
     pol.rm = rm;
     *h = num_convert(NUM_FP16, NUM_FP32, f2u(x), &pol, NULL);
@@ -336,38 +496,51 @@ bool rt_node4_encode(const rt_node4 *n, uint8_t bytes[64])
 
 /* ---- rt.bbox over a node tile ------------------------------------------------------ */
 
-void rt_bbox_children(const rt_ray *r, const rt_node4 *nodes, unsigned nnodes, rt_bbox_res *res)
+void rt_bbox_children_pre(const rt_ray_pre *p, const rt_node4w *nodes, unsigned nnodes, float tmin,
+                          float tmax, rt_bbox_res *res)
 {
     memset(res, 0, sizeof *res);
     if (nnodes > 2) nnodes = 2;
-    float tn[8] = {0}, tf[8] = {0};
-    int m = rne_enter();
-    for (unsigned c = 0; c < 4 * nnodes; c++) {
-        const rt_node4 *n = &nodes[c / 4];
-        unsigned k = n->kind[c % 4];
-        if (k != RT_CHILD_NODE && k != RT_CHILD_LEAF) continue;
-        float a, b;
-        if (!box_core(r, &n->box[c % 4], &a, &b)) continue;
-        /* Insertion in tnear order; a child after an equal tnear (ties: lower child
-         * first, as children are visited in increasing number). */
-        unsigned j = res->nhit;
-        while (j > 0 && tn[j - 1] > a) {
-            tn[j] = tn[j - 1];
-            tf[j] = tf[j - 1];
-            res->order[j] = res->order[j - 1];
-            j--;
+    float *tn = res->tn, *tf = res->tf;
+    for (unsigned k = 0; k < nnodes; k++) {
+        float a[4], b[4];
+        unsigned mask = rt_node4w_slab(p, &nodes[k], tmin, tmax, a, b);
+        for (unsigned s = 0; s < 4; s++) {
+            if (!(mask & (1u << s))) continue;
+            unsigned c = 4 * k + s;
+            /* Insertion in tnear order; a child after an equal tnear (ties: lower child
+             * first, as children are visited in increasing number). */
+            unsigned j = res->nhit;
+            while (j > 0 && tn[j - 1] > a[s]) {
+                tn[j] = tn[j - 1];
+                tf[j] = tf[j - 1];
+                res->order[j] = res->order[j - 1];
+                j--;
+            }
+            tn[j] = a[s];
+            tf[j] = b[s];
+            res->order[j] = (uint8_t)c;
+            res->nhit++;
+            res->hitmask |= (uint8_t)(1u << c);
         }
-        tn[j] = a;
-        tf[j] = b;
-        res->order[j] = (uint8_t)c;
-        res->nhit++;
-        res->hitmask |= (uint8_t)(1u << c);
     }
-    rne_leave(m);
     if (res->nhit) {
         res->tnear = tn[0];
         res->tfar = tf[0];
     }
+}
+
+void rt_bbox_children(const rt_ray *r, const rt_node4 *nodes, unsigned nnodes, rt_bbox_res *res)
+{
+    if (nnodes > 2) nnodes = 2;
+    rt_node4w w[2];
+    for (unsigned k = 0; k < nnodes; k++)
+        rt_node4w_from(&nodes[k], &w[k]);
+    int m = rne_enter();
+    rt_ray_pre p;
+    rt_ray_prepare(r, &p);
+    rt_bbox_children_pre(&p, w, nnodes, r->tmin, r->tmax, res);
+    rne_leave(m);
 }
 
 /* ---- Formats ------------------------------------------------------------------------ */

@@ -86,9 +86,58 @@ typedef struct {
     uint8_t hitmask;
     uint8_t order[8]; /* order[0..nhit-1] */
     unsigned nhit;
-    float tnear, tfar; /* of order[0]; meaningful when nhit > 0 */
+    float tnear, tfar;  /* of order[0]; meaningful when nhit > 0 */
+    float tn[8], tf[8]; /* tnear/tfar of order[0..nhit-1] */
 } rt_bbox_res;
 void rt_bbox_children(const rt_ray *r, const rt_node4 *nodes, unsigned nnodes, rt_bbox_res *res);
+
+/* ---- The fast path of the offload engine (and the base of the functions above) ------
+ *
+ * The functions below assume the host rounding mode is already round-to-nearest-even:
+ * a caller brackets a batch of them with rt_rne_enter()/rt_rne_leave(). They compute the
+ * same bits as rt_box_test/rt_tri_test/rt_bbox_children (which are built on them). */
+int rt_rne_enter(void);
+void rt_rne_leave(int mode);
+
+/* Exact binary16 -> binary32 widening by bit manipulation; a NaN keeps its sign and
+ * payload and becomes quiet, as in the numeric engine's conversion. */
+float rt_fp16_widen(uint32_t h);
+
+/* A ray with what every box and triangle test of it shares: reciprocal directions, the
+ * axes with a zero direction, and the shear of the watertight test (kx, ky, kz, sx, sy,
+ * sz). */
+typedef struct {
+    rt_ray r;
+    bool nan;          /* a NaN in org or dir: every test misses */
+    bool slab_scalar;  /* an infinite origin/direction or an overflowing reciprocal */
+    bool dir_zero;     /* dir = 0: every triangle misses */
+    uint8_t zero_axes; /* bit i: dir[i] == 0 */
+    uint8_t kx, ky, kz;
+    float inv[3];
+    float sx, sy, sz;
+} rt_ray_pre;
+void rt_ray_prepare(const rt_ray *r, rt_ray_pre *p);
+
+/* A decoded node tile laid out for the 4-wide slab test: per axis the four children's
+ * bounds; live bit c = child c can be hit (kind node or leaf, no NaN, lo <= hi). */
+typedef struct {
+    float lo[3][4], hi[3][4];
+    uint32_t index[4];
+    uint8_t kind[4];
+    uint8_t live;
+} rt_node4w;
+void rt_node4w_decode(const uint8_t bytes[64], rt_node4w *w);
+void rt_node4w_from(const rt_node4 *n, rt_node4w *w);
+/* Slab test of the four children against [tmin, tmax]: the mask of hit children, with
+ * their raw tnear/tfar in tn[c]/tf[c]. */
+unsigned rt_node4w_slab(const rt_ray_pre *p, const rt_node4w *n, float tmin, float tmax,
+                        float tn[4], float tf[4]);
+/* rt_bbox_children for a prepared ray over decoded tiles, the ray's range [tmin, tmax]. */
+void rt_bbox_children_pre(const rt_ray_pre *p, const rt_node4w *nodes, unsigned nnodes, float tmin,
+                          float tmax, rt_bbox_res *res);
+/* rt_tri_test for a prepared ray (the range is p->r.tmin, p->r.tmax). */
+bool rt_tri_test_pre(const rt_ray_pre *p, const float v[3][3], bool cull_back, unsigned eps_code,
+                     float *t, float *u, float *v_out);
 
 /* The element format of ray records and triangles for effective PET code eff_pet (the
  * unified type code of CAP.PREC.STAT.EFF_PET: FP16 0, FP32 1, BF16 2) and EFF_Q (errata

@@ -37,6 +37,19 @@ static void update_completed(rt_unit *u)
 /* Runs the oldest queued job and applies its result: flags accrue into STAT/EXC.ST
  * (errata Q-29, never a trap), UNSUP_FMT (Q-69), XMEM events (Q-58), LAST_EC = 3 when
  * the job ended early (a fault or an enabled exception). */
+/* Guest RAM seen directly by the engine's reads: a plain RAM load has no side effect. */
+static const uint8_t *ram_map(void *ctx, uint64_t a, unsigned n)
+{
+    hart *h = ctx;
+    if (n <= h->ram_size && a - h->ram_base <= h->ram_size - n) return h->ram + (a - h->ram_base);
+    return NULL;
+}
+
+static bool charge_job(void *hart_ctx, uint64_t units)
+{
+    return hart_charge(hart_ctx, units);
+}
+
 /* REQ: RT-121 RT-123 RT-096 */
 static void complete_oldest(hart *h, rt_unit *u)
 {
@@ -48,9 +61,18 @@ static void complete_oldest(hart *h, rt_unit *u)
     jd.eps_code = job.desc[RES_EPS];
     jd.pack_hint = (job.desc[RES_PACK] & 1) != 0;
     jd.lanes_off = job.lanes_off;
-    rt_job_mem m = {h, hart_quiet_load, hart_quiet_store};
+    /* Work is charged only to a bounded run; such a job runs on one host thread, so the
+     * budget runs out at the same ray whatever --rt-threads says (errata P-300). */
+    bool bounded = h->charging && h->budget_end != UINT64_MAX;
+    rt_job_mem m = {h, hart_quiet_load, hart_quiet_store, ram_map, bounded ? charge_job : NULL};
     rt_job_result r;
-    rt_job_run(&jd, &job.snap, &m, &r);
+    if (u->policy.begin) u->policy.begin(u->policy.ctx, &job.snap, jd.memctl);
+    if (!u->engine) u->engine = rt_job_engine_new(u->threads);
+    if (u->engine)
+        rt_job_run_ex(&jd, &job.snap, &m, u->engine, &r);
+    else
+        rt_job_run(&jd, &job.snap, &m, &r);
+    if (u->policy.begin) r.events |= u->policy.end(u->policy.ctx);
     cap_accrue(&u->cap->cap, r.flags);
     if (r.unsup_fmt) cap_note_unsupported(&u->cap->cap);
     if (r.events) cap_xmem_event(&u->cap->cap, r.events);
@@ -174,8 +196,9 @@ void rt_exec_xfence_signal(hart *h, void *ctx, const hart_insn *d)
 
 /* xfence.pipe domsel: DOMSEL 3:0 (1-6, 15), bit 4 FF_GLOBAL, bits 11:5 zero (P-70).
  * RT (2) and ALL (15) complete every queued job; the other domains have no offload
- * work in this model, and there are no DMA engines or streams for FF_GLOBAL to wait
- * for. The fence itself has no visible effect on the in-order hart. */
+ * work in this model. FF_GLOBAL also waits for DMA work (XMEM 7.2), and the offload
+ * engine is the platform's DMA engine (errata P-207), so it completes every job too.
+ * The fence itself has no visible effect on the in-order hart. */
 void rt_exec_xfence_pipe(hart *h, void *ctx, const hart_insn *d)
 {
     rt_unit *u = ctx;
@@ -184,5 +207,5 @@ void rt_exec_xfence_pipe(hart *h, void *ctx, const hart_insn *d)
         hart_illegal(h, d);
         return;
     }
-    if (dom == RT_DOM_RT || dom == RT_DOM_ALL) rt_offload_drain(h, u);
+    if (dom == RT_DOM_RT || dom == RT_DOM_ALL || (sel & 0x10)) rt_offload_drain(h, u);
 }

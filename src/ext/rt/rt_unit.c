@@ -3,14 +3,17 @@
  * The offload instructions are registered here and implemented in rt_offload.c. */
 #include "rt_unit.h"
 
+#include "rt_job.h"
+
 #include <string.h>
 
 #include "rt_fetch.h"
 #include "xcsr.h"
 #include "xphmg_csr.h"
 
-#define RT_CSR_LO XPHMG_CSR_RTCFG
-#define RT_CSR_HI XPHMG_CSR_RTUV
+#define RT_TRI_CHARGE_CHUNK 4096u /* rt.tri charges its triangles this many at a time */
+#define RT_CSR_LO           XPHMG_CSR_RTCFG
+#define RT_CSR_HI           XPHMG_CSR_RTUV
 
 /* FLAGS (imm[11:0]) of rt.bbox / rt.tri (XPHMG_RT 7.1/7.2, errata, P-70). */
 #define F_BIT0      0x001u /* rt.bbox T_CLAMP, rt.tri CULL_BACK */
@@ -134,6 +137,12 @@ static void reset(hart *h, void *ctx)
     u->njobs = 0;
 }
 
+void rt_unit_free(rt_unit *u)
+{
+    rt_job_engine_free(u->engine);
+    u->engine = NULL;
+}
+
 void rt_record_error(rt_unit *u, unsigned ec)
 {
     u->rtstat = (u->rtstat & ~(RTSTAT_LAST_EC_MASK | RTSTAT_ERR_MASK)) |
@@ -182,7 +191,7 @@ typedef struct {
 static void fetch_begin(hart *h, const cap_snap *s, insn_fetch *x)
 {
     uint64_t mode = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_SVMMODE);
-    x->mem = (rt_mem){h, hart_quiet_load, hart_quiet_store};
+    x->mem = (rt_mem){.ctx = h, .load = hart_quiet_load, .store = hart_quiet_store};
     x->f = (rt_fetch){.mem = &x->mem,
                       .oob_zero = (mode & CAP_XMEM_SVMMODE_BOUND_CHECK_MASK) &&
                                   (mode & CAP_XMEM_SVMMODE_ALLOW_OOB_ZERO_MASK)};
@@ -347,6 +356,10 @@ static void exec_tri(hart *h, void *ctx, const hart_insn *d)
     uint64_t prim = 0;
     float bt = 0, bu = 0, bv = 0;
     for (uint32_t k = 0; k < tr.count; k++) {
+        /* One unit per triangle (P-300), charged per chunk before testing it. */
+        if (k % RT_TRI_CHARGE_CHUNK == 0 &&
+            hart_charge(h, tr.count - k < RT_TRI_CHARGE_CHUNK ? tr.count - k : RT_TRI_CHARGE_CHUNK))
+            return;
         uint64_t idx = (uint64_t)tr.first + k;
         float v[3][3], t, uu, vv;
         if (!fetched(h, u, &x, rt_fetch_tri(&x.f, tr.base, idx, e, v))) return;

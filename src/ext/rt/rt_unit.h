@@ -34,6 +34,16 @@ typedef struct {
     cap_snap snap;
 } rt_pending_job;
 
+/* The memory policy the offload engine's accesses are checked under (the XMEM region
+ * model, wired by xphmg_ext; errata P-203): begin before a job runs (its submit snapshot
+ * and FMT_MEMCTL bytes), end after it, returning the CAP.XMEM.EVENTS bits its refused
+ * accesses earned. begin = NULL: no policy. */
+typedef struct {
+    void (*begin)(void *ctx, const cap_snap *s, const uint8_t memctl[24]);
+    uint64_t (*end)(void *ctx);
+    void *ctx;
+} rt_mem_policy;
+
 typedef struct rt_unit {
     cap_unit *cap;      /* not owned */
     pmask_unit *pmask;  /* not owned */
@@ -47,12 +57,19 @@ typedef struct rt_unit {
     uint64_t completed_ticket; /* every ticket <= this one is complete */
     unsigned njobs;            /* queued, oldest first */
     rt_pending_job jobs[RT_JOBQ_DEPTH];
+    /* the offload engine (node cache, host threads): created at the first job with
+     * `threads` host threads (0 = 1; xphmg-sim --rt-threads), freed by rt_unit_free */
+    unsigned threads;
+    struct rt_job_engine *engine;
+    rt_mem_policy policy;
 } rt_unit;
 
 /* Registers the unit with h; cap and pmask attached to the same hart and outliving u.
  * rtcap = the profile's RTCAP discovery value. -1 when the hart refuses. */
 int rt_unit_attach(hart *h, rt_unit *u, cap_unit *cap, pmask_unit *pmask, uint64_t rtcap);
 
+/* Frees what the unit allocated (the offload engine). */
+void rt_unit_free(rt_unit *u);
 /* A predicate bank selector of an RT instruction or job: 0 (none / all ones) or an
  * existing bank below 4 (errata Q-36, Q-66, P-321). */
 bool rt_bank_ok(const rt_unit *u, unsigned b);
