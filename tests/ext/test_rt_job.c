@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "cap.h"
+#include "cap_profile.h"
 #include "rt_job.h"
 #include "xphmg_csr.h"
 
@@ -67,6 +68,15 @@ static bool f_store(void *ctx, uint64_t a, unsigned n, uint64_t v)
 }
 
 static const rt_job_mem MEM = {&F, f_load, f_store, NULL, NULL};
+
+/* The same memory with a map (the engine's read fast path, required for split jobs):
+ * mapped bytes only, and no load counting. */
+static const uint8_t *f_map(void *ctx, uint64_t a, unsigned n)
+{
+    fake *f = ctx;
+    return mapped(a, n) ? &f->ram[a - RAM_BASE] : NULL;
+}
+static const rt_job_mem MEM_MAPPED = {&F, f_load, f_store, f_map, NULL};
 
 static void w(uint64_t a, unsigned n, uint64_t v)
 {
@@ -352,7 +362,7 @@ static void test_tri_buf(void **st)
     check_hit(0, 0, 1, f32(2.0f), f32(0.5f), f32(0.25f));
 }
 
-/* REQ: RT-043. Queues wrap: rays in slots 3 and 0 of a 4-entry ring, hits written
+/* REQ: RT-043 RT-044. Queues wrap: rays in slots 3 and 0 of a 4-entry ring, hits written
  * at slots 2, 3 and 0 of the hit ring, TAILs and HEAD wrap modulo CAP (Q-70). */
 static void test_wraparound(void **st)
 {
@@ -378,7 +388,8 @@ static void test_wraparound(void **st)
 }
 
 /* Errata Q-70/Q-81. A full hit queue ends the job (job fault) at the ray that does not
- * fit: earlier rays keep their entries and HEAD stops at that ray; same for misses. */
+ * fit: earlier rays keep their entries and HEAD stops at that ray; same for misses: the
+ * job never overflows a queue. REQ: RT-044 */
 static void test_full_queues(void **st)
 {
     (void)st;
@@ -773,16 +784,130 @@ static void test_svmem_fetches(void **st)
     }
 }
 
+/* A CAP.XMEM.CAP feature that is absent disables its behaviour for RT jobs too (RT 8.6):
+ * hyb = 1 under HYB_ENABLE with no CL2 ways in CLSMAP falls back (HYB_FALLBK) only when
+ * WAY_PART exists; with WAY_PART = 0 the way partition (and CLSMAP) plays no part.
+ * REQ: RT-098 */
+static void test_absent_xmem_feature(void **st)
+{
+    (void)st;
+    for (unsigned way_part = 0; way_part < 2; way_part++) {
+        char err[256];
+        const char *y = way_part
+                            ? "xphmg-profile: 1\nname: w\n"
+                            : "xphmg-profile: 1\nname: w\ncsrs:\n  cap_xmem_cap: {WAY_PART: 0}\n";
+        cap_profile *p = cap_profile_parse(y, strlen(y), "t", err, sizeof err);
+        assert_non_null(p);
+        setup(8);
+        scene_two_levels();
+        rt_job_desc jd;
+        desc(&jd, 0);
+        jd.memctl[18] = 1; /* hyb */
+        cap_reset(&CS, p);
+        assert_true(cap_csr_write(&CS, XPHMG_CSR_CAP_XMEM_DESCPOL, 0x4)); /* HYB_ENABLE */
+        assert_true(cap_csr_write(&CS, XPHMG_CSR_CAP_XMEM_CLSMAP, 0));    /* no CL2 ways */
+        cap_snap s;
+        cap_snapshot(&CS, &s);
+        rt_job_result res;
+        rt_job_run(&jd, &s, &MEM, &res);
+        assert_int_equal(res.status, RT_JOB_OK);
+        assert_int_equal(res.events & CAP_XMEM_EVENTS_HYB_FALLBK_MASK,
+                         way_part ? CAP_XMEM_EVENTS_HYB_FALLBK_MASK : 0);
+        cap_profile_free(p);
+    }
+}
+
+/* Predication, OOB-zero and fault-only-first do not depend on how the engine runs a job
+ * (errata P-320, P-321): 130 rays (enough for the engine to split a job, 4 blocks of 32;
+ * lanes 2, 5, 7 off, so rays 2, 5, 7, 66, 69, 71 are masked; rays 9 and 10 reach a node
+ * and triangles in a hole) through the mapped fast path on one and on two host threads
+ * give the entries, HEAD, status and SVFAULTI of the per-ray rules. Cases: OOB-zero (rays
+ * 9 and 10 miss), FOF (stop at ray 9), neither (job fault at ray 9), and no hole at all
+ * (rays 9 and 10 hit B; the only case traced in parallel, as the others read unmapped
+ * memory and fall back to one thread). REQ: RT-120 RT-101 RT-089 RT-096 */
+#define BIG_N    130u
+#define BIG_RAYS 0x14000u
+#define BIG_HITS 0x16000u
+#define BIG_MISS 0x17000u
+#define BIG_MASK (UINT64_C(1) << 2 | UINT64_C(1) << 5 | UINT64_C(1) << 7)
+static bool big_masked(uint32_t j)
+{
+    return (BIG_MASK >> (j % 64)) & 1;
+}
+static void test_split_engine_rules(void **st)
+{
+    (void)st;
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        for (unsigned c = 0; c < 4; c++) {
+            setup(8);
+            scene_two_levels();
+            if (c < 3) {
+                trirange(TR_A, 0, 1, HOLE);
+                w(BVH + 48 + 3, 3, (HOLE - BVH) / 16); /* child 1 (N1) in the hole */
+            }
+            for (uint32_t i = 0; i < BIG_N; i++) {
+                bool deep = i == 9 || i == 10; /* hits B (or reaches the hole) */
+                float v[8] = {deep ? 1.0f : 10.0f, deep ? 2.0f : 10.0f, 0, 0, 0, 1, 0, 100};
+                for (unsigned k = 0; k < 8; k++)
+                    w(BIG_RAYS + 32 * i + 4 * k, 4, f32(v[k]));
+            }
+            queue(QRAY, 0, BIG_N, BIG_N + 1, BIG_RAYS);
+            queue(QHIT, 0, 0, BIG_N + 1, BIG_HITS);
+            queue(QMISS, 0, 0, BIG_N + 1, BIG_MISS);
+            rt_job_desc jd;
+            desc(&jd, 0);
+            jd.lanes_off = BIG_MASK;
+            cap_snap s;
+            snap_svm(&s, CAP_T_FP32, c == 1 ? 0x20 : 0, c == 0 ? 0x3 : 0);
+            rt_job_engine *e = rt_job_engine_new(threads);
+            assert_non_null(e);
+            rt_job_result res;
+            rt_job_run_ex(&jd, &s, &MEM_MAPPED, e, &res);
+            rt_job_engine_free(e);
+            /* the rays the job completed: all, or those before ray 9 */
+            uint32_t end = c == 1 || c == 2 ? 9 : BIG_N, live = 0;
+            for (uint32_t j = 0; j < end; j++)
+                live += !big_masked(j);
+            assert_int_equal(res.status, c == 1   ? RT_JOB_FOF_STOP
+                                         : c == 2 ? RT_JOB_MEM_FAULT
+                                                  : RT_JOB_OK);
+            assert_int_equal(res.svfaulti, end == BIG_N ? ~UINT64_C(0) : 9);
+            assert_int_equal(r(QRAY, 4), end);
+            assert_int_equal(res.hits, c == 3 ? 2 : 0);
+            assert_int_equal(res.misses, live - res.hits);
+            /* entries in ray order, masked rays absent */
+            uint32_t nh = 0, nm = 0;
+            for (uint32_t j = 0; j < end; j++) {
+                if (big_masked(j)) continue;
+                if (c == 3 && (j == 9 || j == 10))
+                    assert_int_equal(r(BIG_HITS + 24 * nh++, 4), j);
+                else
+                    assert_int_equal(r(BIG_MISS + 4 * nm++, 4), j);
+            }
+            assert_int_equal(res.events & 1, c == 3 ? 0 : 1); /* INV_MISS */
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_closest_hit), cmocka_unit_test(test_any_hit_and_cull),
-        cmocka_unit_test(test_tri_buf),     cmocka_unit_test(test_wraparound),
-        cmocka_unit_test(test_full_queues), cmocka_unit_test(test_fp16),
-        cmocka_unit_test(test_strict_dom),  cmocka_unit_test(test_faults),
-        cmocka_unit_test(test_node8),       cmocka_unit_test(test_eps),
-        cmocka_unit_test(test_decode),      cmocka_unit_test(test_unsup_fmt),
-        cmocka_unit_test(test_predicated),  cmocka_unit_test(test_svmem_fetches),
+        cmocka_unit_test(test_closest_hit),
+        cmocka_unit_test(test_any_hit_and_cull),
+        cmocka_unit_test(test_tri_buf),
+        cmocka_unit_test(test_wraparound),
+        cmocka_unit_test(test_full_queues),
+        cmocka_unit_test(test_fp16),
+        cmocka_unit_test(test_strict_dom),
+        cmocka_unit_test(test_faults),
+        cmocka_unit_test(test_node8),
+        cmocka_unit_test(test_eps),
+        cmocka_unit_test(test_decode),
+        cmocka_unit_test(test_unsup_fmt),
+        cmocka_unit_test(test_predicated),
+        cmocka_unit_test(test_svmem_fetches),
+        cmocka_unit_test(test_absent_xmem_feature),
+        cmocka_unit_test(test_split_engine_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

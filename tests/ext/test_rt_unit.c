@@ -18,6 +18,7 @@
 
 #include "hart.h"
 #include "mem.h"
+#include "xphmg_csr.h"
 #include "xphmg_ext.h"
 
 #define RAM      0x80000000u
@@ -231,8 +232,9 @@ static void node_a(rig *r, uint64_t t)
     put32(r, t + 60, 0x95);
 }
 
-/* Reset values, writable bits and read-only CSRs. REQ: RT-007 RT-008 RT-009
- * REQ: RT-010 RT-016 RT-019 RT-021 */
+/* The RT CSR map (errata Q-06/Q-07: RT CSR n at 0x810 + n; RTCLSDEF and RTSPROF
+ * read-only mirrors, Q-64): reset values, writable bits and read-only CSRs.
+ * REQ: RT-005 RT-007 RT-008 RT-009 RT-010 RT-016 RT-019 RT-021 */
 static void test_csrs(void **state)
 {
     (void)state;
@@ -248,6 +250,7 @@ static void test_csrs(void **state)
     assert_int_equal(csr(&r, RTCFG), 0xFF07);        /* EN, LMEM_ONLY, PACK_HINT_DFLT, EPS 15:8 */
     assert_int_equal(csr(&r, RTSTAT), 0);            /* RO */
     assert_int_equal(csr(&r, RTCAP), 0x3F);          /* RO */
+    assert_int_equal(csr(&r, RTCAP), 0x3F);          /* no read-to-clear */
     assert_int_equal(csr(&r, RTBASE), ~UINT64_C(0)); /* 64-bit address */
     assert_int_equal(csr(&r, RTQ_RAY), ~UINT64_C(0));
     assert_int_equal(csr(&r, RTQ_HIT), ~UINT64_C(0));
@@ -279,7 +282,7 @@ static void test_csrs(void **state)
 
 /* rt.bbox with FP32 records: hit mask, near-to-far order, TNEAR; T_CLAMP; tmax; a miss
  * gives rd = 0; the counter BBOX_ISSUED. REQ: RT-049 RT-050 RT-055 RT-056 RT-033 RT-035
- * REQ: RT-015 RT-079 */
+ * REQ: RT-015 RT-079 RT-009 */
 static void test_bbox_fp32(void **state)
 {
     (void)state;
@@ -326,7 +329,11 @@ static void test_bbox_fp32(void **state)
     ray32(&r, RAY, 0, 0.5f, 0.5f, 1, 0, 0, 0, 100);
     assert_int_equal(exec1(&r, RT_BBOX(A1, A0, F_NODE8)), 0);
     assert_int_equal(r.h->x[A1], 0x3F00000000000000ULL | 0x20A7BULL << 8 | 0xBB);
-    /* 7 rt.bbox retired: BBOX_ISSUED (35:8) = 7, TRI_ISSUED 0, no error */
+    /* 7 rt.bbox retired: BBOX_ISSUED (35:8) = 7, TRI_ISSUED 0, no error; reading the
+     * counters changes nothing, writing them neither (RO) */
+    assert_int_equal(csr(&r, RTSTAT), 7u << 8);
+    assert_int_equal(csr(&r, RTSTAT), 7u << 8);
+    wcsr(&r, RTSTAT, 0);
     assert_int_equal(csr(&r, RTSTAT), 7u << 8);
     down(&r);
 }
@@ -334,7 +341,8 @@ static void test_bbox_fp32(void **state)
 /* FP16 records (reset PET FP16): TNEAR in binary16, DOWNCAST_TAKEN; PACK_HINT puts tfar
  * in TNEAR[31:16]; no hit, no conversion, no DOWNCAST. The spec example RT 11.1 as
  * rewritten by Q-73 (flags 0x84: PACK_HINT, PB_OUT = bank 1).
- * REQ: RT-040 RT-042 RT-052 RT-105 RT-029 RT-093 */
+ * FP16 and BF16 records are each read and written in their own format.
+ * REQ: RT-040 RT-042 RT-052 RT-105 RT-029 RT-093 RT-048 RT-075 */
 static void test_bbox_fp16(void **state)
 {
     (void)state;
@@ -541,7 +549,7 @@ static void test_tri_fp16(void **state)
 /* Predicates (Q-62, Q-63, Q-73): PB_IN false = no memory access (the ray address is
  * unmapped and nothing traps), no flags, rd kept (ZMODE 0) or zeroed (ZMODE 1), PB_OUT
  * bank unchanged; PRED_ONLY with ZMODE 1 keeps rd. PB_IN true runs normally.
- * REQ: RT-080 RT-082 RT-083 RT-084 RT-085 RT-086 RT-090 RT-051 RT-088 */
+ * REQ: RT-080 RT-082 RT-083 RT-084 RT-085 RT-086 RT-090 RT-051 RT-088 RT-048 */
 static void test_predicates(void **state)
 {
     (void)state;
@@ -635,8 +643,7 @@ static void test_faults(void **state)
 }
 
 /* Illegal encodings (LAST_EC 1) and unsupported features (LAST_EC 2): mcause 2, mtval =
- * the instruction; LAST_EC stays until reset. REQ: RT-024 RT-026 RT-027 RT-028 RT-030
- * REQ: RT-054 RT-063 */
+ * the instruction; LAST_EC stays until reset. REQ: RT-024 RT-026 RT-027 RT-028 RT-030 */
 static void test_illegal(void **state)
 {
     (void)state;
@@ -692,7 +699,8 @@ static void test_illegal(void **state)
 }
 
 /* A non-float effective PET (INT8): the instruction reads FP32 records, writes FP32
- * results and sets UNSUP_FMT (Q-69). REQ: RT-069 */
+ * results and sets UNSUP_FMT (Q-69). So does a quantized FP16 state (MODE.Q = 1, EFF_Q):
+ * RT has no quantized records of its own. REQ: RT-069 RT-076 */
 static void test_unsup_fmt(void **state)
 {
     (void)state;
@@ -703,6 +711,13 @@ static void test_unsup_fmt(void **state)
     ray32(&r, RAY, 0, 0.5f, 0.5f, 1, 0, 0, 0, 100);
     r.h->x[A0] = RAY;
     wcsr(&r, PREC_MODE, MODE_INT8);
+    assert_int_equal(csr(&r, PREC_STAT) & STAT_UNSUP_FMT, 0);
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 0);
+    assert_int_equal(r.h->x[A1], 0x3F00000000000B0BULL);
+    assert_true(csr(&r, PREC_STAT) & STAT_UNSUP_FMT);
+    /* FP16 with Q = 1 (MODE bit 5): FP32 records again, UNSUP_FMT */
+    wcsr(&r, PREC_MODE, MODE_FP16 | 0x20u);
+    assert_true(csr(&r, PREC_STAT) & CAP_PREC_STAT_EFF_Q_MASK);
     assert_int_equal(csr(&r, PREC_STAT) & STAT_UNSUP_FMT, 0);
     assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 0);
     assert_int_equal(r.h->x[A1], 0x3F00000000000B0BULL);
@@ -1088,6 +1103,132 @@ static void test_offload_fof(void **state)
     }
 }
 
+/* RT CSR hints are no controls: with every hint bit set — RTCFG.EN (0 or 1), LMEM_ONLY,
+ * RTCONF2.IMPL_HINT — and RTBASE holding an arbitrary unaligned value, rt.bbox gives the
+ * same rd, rounding and stickies, ZMODE still zeroes rd for a false predicate and the
+ * predicate still comes only from the PB_IN bank; RT CSRs carry no numeric policy: the
+ * effective format follows CAP.PREC.MODE alone. REQ: RT-006 RT-012 RT-017 RT-020 RT-081 */
+static void test_hints(void **state)
+{
+    (void)state;
+    static const struct {
+        uint64_t rtcfg, rtconf2, rtbase;
+    } cfgs[] = {{0, 0, 0}, {0x3, 0x300, 0x1235}, {0x2, 0x100, ~UINT64_C(0)}, {0x1, 0x200, 7}};
+    const uint16_t ray[8] = {H_0, H_HALF, H_HALF, H_1, H_0, H_0, H_0, H_100};
+    for (unsigned i = 0; i < sizeof cfgs / sizeof cfgs[0]; i++) {
+        rig r;
+        up(&r, NULL);
+        node_a(&r, NODE);
+        wcsr(&r, RTNODE, NODE);
+        ray16(&r, RAY, ray);
+        r.h->x[A0] = RAY;
+        wcsr(&r, RTCFG, cfgs[i].rtcfg);
+        wcsr(&r, RTCONF2, cfgs[i].rtconf2);
+        wcsr(&r, RTBASE, cfgs[i].rtbase);
+        wcsr(&r, PREC_MODE, MODE_FP16);
+        assert_int_equal(exec1(&r, RT_BBOX(A1, A0, PBOUT(2))), 0);
+        assert_int_equal(r.h->x[A1], 0x0000380000000B0BULL);
+        assert_int_equal(csr(&r, PREC_STAT) & (STAT_DOWNCAST | STAT_UNSUP_FMT), STAT_DOWNCAST);
+        assert_int_equal(csr(&r, PMASK2), 1);
+        /* false predicate with ZMODE 1: rd zeroed, bank 2 kept */
+        wcsr(&r, PREC_MODE, MODE_FP16 | MODE_ZMODE);
+        wcsr(&r, PMASK1, 0x2);
+        r.h->x[A1] = 0x55;
+        assert_int_equal(exec1(&r, RT_BBOX(A1, A0, PBIN(1) | PBOUT(2))), 0);
+        assert_int_equal(r.h->x[A1], 0);
+        assert_int_equal(csr(&r, PMASK2), 1);
+        /* and the true lane runs whatever the hints */
+        wcsr(&r, PMASK1, 0x1);
+        assert_int_equal(exec1(&r, RT_BBOX(A1, A0, PBIN(1))), 0);
+        assert_int_equal(r.h->x[A1], 0x0000380000000B0BULL);
+        /* the format is CAP's: FP32 records give an FP32 TNEAR */
+        wcsr(&r, PREC_MODE, MODE_FP32);
+        ray32(&r, RAY, 0, 0.5f, 0.5f, 1, 0, 0, 0, 100);
+        assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 0);
+        assert_int_equal(r.h->x[A1], 0x3F00000000000B0BULL);
+        down(&r);
+    }
+}
+
+/* CAP policy reaches RT results (RT 8.1): FP_RMODE rounds the FP16 TNEAR 0.5 * fl32(1/3)
+ * = 0.16666667 (binary16 fraction 341.33 at exponent -3): RNE and RTZ 0x3155, RUP
+ * 0x3156; DENORM_FTZ flushes the subnormal FP16 tnear 0.5 * fl32(1/65504) (~128.002 *
+ * 2^-24: RNE 0x0080 with UF|NX) to 0 with FTZ_HIT; SAT saturates an overflow.
+ * REQ: RT-071 RT-070 RT-077 RT-074 RT-093 */
+static void test_numeric_policy(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    node_a(&r, NODE);
+    wcsr(&r, RTNODE, NODE);
+    const uint16_t ray3[8] = {H_0, H_HALF, H_HALF, H_3, H_0, H_0, H_0, H_100};
+    ray16(&r, RAY, ray3);
+    r.h->x[A0] = RAY;
+    static const struct {
+        uint64_t rmode;
+        uint64_t tnear;
+    } rm[] = {{0, 0x3155}, {1, 0x3155}, {3, 0x3156}};
+    for (unsigned i = 0; i < 3; i++) {
+        wcsr(&r, PREC_MODE, MODE_FP16 | rm[i].rmode << CAP_PREC_MODE_FP_RMODE_SHIFT);
+        assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 0);
+        assert_int_equal(r.h->x[A1], rm[i].tnear << 32 | 0xB0B);
+    }
+    const uint16_t rayd[8] = {H_0, H_HALF, H_HALF, 0x7BFF, H_0, H_0, H_0, H_100};
+    ray16(&r, RAY, rayd);
+    wcsr(&r, PREC_MODE, MODE_FP16);
+    wcsr(&r, EXC_ST, 0);
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 0);
+    assert_int_equal(r.h->x[A1], 0x0000008000000B0BULL);
+    assert_int_equal(csr(&r, EXC_ST) & 0x3, 0x3); /* NX (bit 0) | UF (bit 1) */
+    wcsr(&r, PREC_MODE, MODE_FP16 | CAP_PREC_MODE_DENORM_FTZ_MASK);
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 0);
+    assert_int_equal(r.h->x[A1], 0x0000000000000B0BULL);
+    assert_true(csr(&r, PREC_STAT) & CAP_PREC_STAT_FTZ_HIT_MASK);
+    /* SAT: the overflowing tnear 2^23 of a direction 2^-24 (test_bbox_trap) saturates to
+     * 65504 (0x7BFF) with SAT_HIT instead of +inf */
+    const uint16_t rayt[8] = {H_0, H_HALF, H_HALF, H_TINY, H_0, H_0, H_0, H_INF};
+    ray16(&r, RAY, rayt);
+    wcsr(&r, PREC_MODE, MODE_FP16 | CAP_PREC_MODE_SAT_MASK);
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 0);
+    assert_int_equal(r.h->x[A1], 0x00007BFF00000B0BULL);
+    assert_true(csr(&r, PREC_STAT) & CAP_PREC_STAT_SAT_HIT_MASK);
+    down(&r);
+}
+
+/* The inline instruction and the descriptor-driven job follow the same rules (RT 8):
+ * the triangle of offload_scene hit from (1, 1, -0.3) gives the same t, u, v bits through
+ * rt.tri and through a job, the job's t written in the format of the CAP state at its
+ * xsubmit.rt (FP32) although the mode changes to FP16 before the wait.
+ * REQ: RT-067 RT-068 RT-072 RT-112 */
+static void test_inline_matches_offload(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    offload_scene(&r);
+    const float z0 = 0.3f;
+    r.h->x[A0] = odesc(&r, 0, ORAYS, 1, &z0, 0);
+    assert_int_equal(exec1(&r, XSUBMIT(T0, A0)), 0);
+    wcsr(&r, PREC_MODE, MODE_FP16);
+    assert_int_equal(exec1(&r, XWAIT(0)), 0);
+    wcsr(&r, PREC_MODE, MODE_FP32);
+    wcsr(&r, RTTRI, OBVH + 64);
+    r.h->x[A0] = ORAYS;
+    assert_int_equal(exec1(&r, RT_TRI(A1, A0, 0)), 0);
+    uint64_t uv = csr(&r, RTUV);
+    assert_int_equal(r.h->x[A1] >> 32, 0x80000000u); /* HIT, PRIM 0 */
+    assert_int_equal(rd32(&r, OHITS + 8), (uint32_t)r.h->x[A1]);
+    assert_int_equal(rd32(&r, OHITS + 12), (uint32_t)uv);
+    assert_int_equal(rd32(&r, OHITS + 16), (uint32_t)(uv >> 32));
+    /* t = 1 - (-0.3) rounded in binary32, not a binary16 value */
+    float t;
+    uint32_t tb = rd32(&r, OHITS + 8);
+    memcpy(&t, &tb, 4);
+    assert_true(t > 1.29f && t < 1.31f);
+    down(&r);
+}
+
 /* RT's dependencies in the profile loader (P-325): RTCAP != 0 needs CAP.VERS >= 0.1.1 and
  * PMASK; the same profiles with rtcap: 0 load, and RT is then unsupported: rt.bbox,
  * rt.tri and xsubmit.rt trap with LAST_EC 2. A profile without the XMEM LDS keeps RT
@@ -1154,6 +1295,9 @@ int main(void)
         cmocka_unit_test(test_offload_predicated),
         cmocka_unit_test(test_offload_fof),
         cmocka_unit_test(test_profile_dependencies),
+        cmocka_unit_test(test_hints),
+        cmocka_unit_test(test_numeric_policy),
+        cmocka_unit_test(test_inline_matches_offload),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -289,6 +289,7 @@ static bool set_variants(ctx *c, cap_profile *p, const yaml_node_t *v)
  * banks RT's predicate fields name (RT 2, 8.2). XMEM is always attached here and its LDS
  * is optional for RT (RT-004). A profile without them must say `rtcap: 0`, so that RT is
  * unsupported and its instructions trap (RT-002). */
+/* REQ: RT-001 RT-002 */
 static bool check_rt_dependencies(ctx *c, const cap_profile *p)
 {
     uint64_t rtcap = 0, vers = 0, pm = 0;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 /* n units of unit bytes at a into buf (little-endian), after the alignment check. */
+/* REQ: RT-089 RT-097 RT-099 RT-101 RT-102 RT-033 RT-041 */
 static rt_fetch_status fetch(rt_fetch *f, uint64_t a, uint64_t align, unsigned unit, unsigned n,
                              uint8_t *buf)
 {

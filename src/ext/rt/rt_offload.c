@@ -50,6 +50,7 @@ static bool charge_job(void *hart_ctx, uint64_t units)
     return hart_charge(hart_ctx, units);
 }
 
+/* REQ: RT-121 RT-123 RT-096 */
 static void complete_oldest(hart *h, rt_unit *u)
 {
     rt_pending_job job = u->jobs[0];
@@ -92,6 +93,7 @@ void rt_offload_drain(hart *h, rt_unit *u)
 
 /* xsubmit.rt rd, rs1: reads the descriptor at issue (precise faults), snapshots CAP,
  * queues the job and returns its ticket. */
+/* REQ: RT-115 RT-118 RT-120 RT-027 RT-068 RT-072 RT-112 RT-114 */
 void rt_exec_xsubmit(hart *h, void *ctx, const hart_insn *d)
 {
     rt_unit *u = ctx;
@@ -166,6 +168,7 @@ void rt_exec_xsubmit(hart *h, void *ctx, const hart_insn *d)
 
 /* xfence.wait rs1: completes every job up to ticket rs1 (0 = all); a ticket never
  * issued is an illegal instruction (Q-53). */
+/* REQ: RT-119 RT-123 RT-124 */
 void rt_exec_xfence_wait(hart *h, void *ctx, const hart_insn *d)
 {
     rt_unit *u = ctx;

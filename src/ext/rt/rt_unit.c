@@ -65,6 +65,7 @@ static uint64_t *csr_slot(rt_unit *u, uint32_t a)
     }
 }
 
+/* REQ: RT-005 RT-009 RT-015 RT-016 RT-021 */
 static bool csr_read(hart *h, void *ctx, uint32_t a, uint64_t *v)
 {
     (void)h;
@@ -99,6 +100,7 @@ static bool csr_read(hart *h, void *ctx, uint32_t a, uint64_t *v)
     }
 }
 
+/* REQ: RT-005 RT-008 RT-010 RT-013 RT-019 RT-020 */
 static bool csr_write(hart *h, void *ctx, uint32_t a, uint64_t v)
 {
     (void)h;
@@ -198,6 +200,7 @@ static void fetch_begin(hart *h, const cap_snap *s, insn_fetch *x)
 /* A failed fetch of the instruction's only lane traps (fault-only-first needs a lane
  * > 0): INV_MISS, then the load address misaligned or access fault at the fetch's
  * address (errata Q-61, Q-58). An OOB-zeroed fetch reports INV_MISS only. */
+/* REQ: RT-089 RT-041 */
 static bool fetched(hart *h, rt_unit *u, insn_fetch *x, rt_fetch_status st)
 {
     if (x->f.inv_miss) cap_xmem_event(&u->cap->cap, CAP_XMEM_EVENTS_INV_MISS_MASK);
@@ -209,6 +212,7 @@ static bool fetched(hart *h, rt_unit *u, insn_fetch *x, rt_fetch_status st)
 
 /* PACK_HINT of an instruction: its flag, or RTCFG.PACK_HINT_DFLT when the flag is clear
  * (RT 5.1; errata P-324: the default is read-as-zero without RTCAP.PACK_HINT). */
+/* REQ: RT-013 RT-052 RT-061 */
 static bool pack_hint(const rt_unit *u, unsigned flags)
 {
     return (flags & F_PACK_HINT) || (u->rtcfg & RTCFG_PACK_HINT_DFLT_MASK);
@@ -216,6 +220,7 @@ static bool pack_hint(const rt_unit *u, unsigned flags)
 
 /* Common prologue after the encoding checks: the snapshot and the input predicate. False
  * when the predicate is off: then only the ZMODE writeback of rd happens (errata Q-63). */
+/* REQ: RT-080 RT-082 RT-083 RT-084 RT-085 RT-090 RT-091 */
 static bool predicate(hart *h, rt_unit *u, unsigned flags, unsigned rd, const cap_snap *s)
 {
     unsigned pin = PB_IN(flags);
@@ -241,6 +246,7 @@ static bool finish_flags(hart *h, rt_unit *u, const cap_snap *s, bool unsup, num
 
 /* ---- rt.bbox rd, rs1[, flags] (errata ..Q-77) ---- */
 
+/* REQ: RT-049 RT-050 RT-051 RT-053 RT-055 RT-056 RT-086 RT-105 */
 static void exec_bbox(hart *h, void *ctx, const hart_insn *d)
 {
     rt_unit *u = ctx;
@@ -311,6 +317,7 @@ static void exec_bbox(hart *h, void *ctx, const hart_insn *d)
 
 /* ---- rt.tri rd, rs1[, flags] (errata ..Q-77) ---- */
 
+/* REQ: RT-058 RT-059 RT-060 RT-061 RT-062 RT-064 RT-065 RT-106 RT-086 */
 static void exec_tri(hart *h, void *ctx, const hart_insn *d)
 {
     rt_unit *u = ctx;

@@ -11,7 +11,7 @@
  * never issued and reserved xfence.pipe selectors are illegal (Q-53, P-70), descriptor
  * faults trap precisely at xsubmit.rt (cause 4/5, mtval), reserved opts bits fault the
  * job at completion (LAST_EC 3, no trap).
- * REQ: RT-117 RT-118 RT-119 RT-121 RT-122 RT-123 RT-124 RT-018 RT-043 */
+ * REQ: RT-117 RT-118 RT-119 RT-122 RT-123 RT-124 RT-018 RT-043 */
 #include "offload_test.h"
 RVTEST_CODE_BEGIN
     OFF_TRAP_SETUP

@@ -18,7 +18,7 @@
  *   z: (0 + 2) / 2 = 1 to (1 + 2) / 2 = 1.5 for both: a tie, the lower child first:
  *   HITMASK 0b1010, ORDER 1, 3 = 1 | 3 << 3 = 0x19 -> rd 0x00003C000000190A; PACK_HINT
  *   adds tfar 1.5 = 0x3E00 in TNEAR[31:16].
- * REQ: RT-033 RT-035 RT-038 RT-040 RT-041 RT-049 RT-050 RT-051 RT-052 RT-054 RT-055
+ * REQ: RT-033 RT-035 RT-038 RT-040 RT-041 RT-049 RT-050 RT-051 RT-052 RT-055
  * REQ: RT-056 RT-080 RT-082 RT-083 RT-086 RT-090 RT-094 RT-105 RT-026 RT-028 */
 #include "rt_test.h"
 RVTEST_CODE_BEGIN
