@@ -167,24 +167,22 @@ static bool aligned(job_ctx *c, uint64_t a, uint64_t align)
     return true;
 }
 
-/* The decoded node tile at a (64-byte aligned), from the cache or read and decoded. */
-static bool node_get(job_ctx *c, uint64_t a, rt_node4w *w)
+/* The decoded node tile at a (64-byte aligned), from the cache or read and decoded; NULL
+ * on a fault. The pointer is valid until the next node_get of another tile mapping to
+ * the same slot (tiles a and a + 64 never share one). */
+static const rt_node4w *node_get(job_ctx *c, uint64_t a)
 {
     node_cache *nc = c->nc;
     cache_ent *e = &nc->ent[(a >> 6) & nc->mask];
-    if (e->gen == nc->gen && e->addr == a) {
-        *w = e->w;
-        return true;
-    }
+    if (e->gen == nc->gen && e->addr == a) return &e->w;
     uint8_t b[64];
-    if (!fetch(c, a, 64, b)) return false;
-    rt_node4w_decode(b, w);
-    e->w = *w;
+    if (!fetch(c, a, 64, b)) return NULL;
+    rt_node4w_decode(b, &e->w);
     e->addr = a;
     e->gen = nc->gen;
     if (a < nc->lo) nc->lo = a;
     if (a + 64 > nc->hi) nc->hi = a + 64;
-    return true;
+    return &e->w;
 }
 
 /* ---- queues (FMT_QUEUE, errata Q-70) ---- */
@@ -255,12 +253,27 @@ static bool leaf(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, uint64_t tr
     rt_trirange_decode(b, &tr);
     uint64_t base = k->tri_buf ? k->tri_buf : tr.base;
     unsigned tsz = rt_tri_bytes(k->e);
+    /* The whole range in one map when it is plain memory (the usual case), else one
+     * fetch per triangle, whose first fault ends the job at the right address. */
+    uint64_t first = base + (uint64_t)tr.first * tsz;
+    const uint8_t *all = NULL;
+    if (c->m->map && tr.count <= 64 && !(first & (rt_elem_bytes(k->e) - 1))) {
+        all = c->m->map(c->m->ctx, first, tr.count * tsz);
+        if (all && c->worker) {
+            if (first < c->rd_lo) c->rd_lo = first;
+            if (first + tr.count * tsz > c->rd_hi) c->rd_hi = first + tr.count * tsz;
+        }
+    }
     for (uint32_t i = 0; i < tr.count; i++) {
         uint32_t prim = tr.first + i;
         uint64_t a = base + (uint64_t)prim * tsz;
         float v[3][3], t, u, vv;
-        if (!aligned(c, a, rt_elem_bytes(k->e)) || !fetch(c, a, tsz, tb)) return false;
-        rt_tri_decode(tb, k->e, v);
+        if (all)
+            rt_tri_decode(all + (uint64_t)i * tsz, k->e, v);
+        else if (!aligned(c, a, rt_elem_bytes(k->e)) || !fetch(c, a, tsz, tb))
+            return false;
+        else
+            rt_tri_decode(tb, k->e, v);
         if (!rt_tri_test_pre(p, v, k->cull, k->eps, &t, &u, &vv)) continue;
         if (best->hit && !(t < best->t || (t == best->t && prim < best->prim))) continue;
         best->hit = true;
@@ -308,18 +321,18 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
             if (k->any && best->hit) return true;
             continue;
         }
-        rt_node4w nodes[2];
+        const rt_node4w *nodes[2];
         if (!aligned(c, e.addr, 64u * nn)) return false;
         for (unsigned i = 0; i < nn; i++)
-            if (!node_get(c, e.addr + 64u * i, &nodes[i])) return false;
+            if (!(nodes[i] = node_get(c, e.addr + 64u * i))) return false;
         rt_bbox_res res;
-        rt_bbox_children_pre(p, nodes, nn, tmin, tmax, &res);
+        rt_bbox_children_pre(p, nodes[0], nn == 2 ? nodes[1] : NULL, tmin, tmax, &res);
         /* Push far to near so the nearest child is visited first. */
         for (unsigned j = res.nhit; j-- > 0;) {
             unsigned ch = res.order[j] & 7u, tile = ch / 4, slot = ch % 4;
-            uint8_t kind = nodes[tile].kind[slot];
+            uint8_t kind = nodes[tile]->kind[slot];
             if (sp == RT_JOB_STACK_DEPTH) return fault(c, RT_JOB_STACK, e.addr);
-            st[sp++] = (stack_ent){k->bvh + 16u * (uint64_t)nodes[tile].index[slot], res.tn[j],
+            st[sp++] = (stack_ent){k->bvh + 16u * (uint64_t)nodes[tile]->index[slot], res.tn[j],
                                    res.tf[j], kind == RT_CHILD_LEAF};
         }
     }

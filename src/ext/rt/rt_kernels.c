@@ -133,6 +133,12 @@ void rt_ray_decode(const uint8_t *bytes, rt_elem e, rt_ray *r)
 
 void rt_tri_decode(const uint8_t *bytes, rt_elem e, float v[3][3])
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (e == RT_ELEM_FP32) {
+        memcpy(v, bytes, 36);
+        return;
+    }
+#endif
     unsigned s = rt_elem_bytes(e);
     for (unsigned i = 0; i < 9; i++)
         v[i / 3][i % 3] = elem_load(bytes + i * s, e);
@@ -456,15 +462,16 @@ void rt_node4w_decode(const uint8_t bytes[64], rt_node4w *w)
 
 /* ---- rt.bbox over a node tile ------------------------------------------------------ */
 
-void rt_bbox_children_pre(const rt_ray_pre *p, const rt_node4w *nodes, unsigned nnodes, float tmin,
-                          float tmax, rt_bbox_res *res)
+void rt_bbox_children_pre(const rt_ray_pre *p, const rt_node4w *lo4, const rt_node4w *hi4,
+                          float tmin, float tmax, rt_bbox_res *res)
 {
-    memset(res, 0, sizeof *res);
-    if (nnodes > 2) nnodes = 2;
+    res->hitmask = 0;
+    res->nhit = 0;
+    res->tnear = res->tfar = 0.0f;
     float *tn = res->tn, *tf = res->tf;
-    for (unsigned k = 0; k < nnodes; k++) {
+    for (unsigned k = 0; k < (hi4 ? 2u : 1u); k++) {
         float a[4], b[4];
-        unsigned mask = rt_node4w_slab(p, &nodes[k], tmin, tmax, a, b);
+        unsigned mask = rt_node4w_slab(p, k ? hi4 : lo4, tmin, tmax, a, b);
         for (unsigned s = 0; s < 4; s++) {
             if (!(mask & (1u << s))) continue;
             unsigned c = 4 * k + s;
@@ -499,6 +506,7 @@ void rt_bbox_children(const rt_ray *r, const rt_node4 *nodes, unsigned nnodes, r
     int m = rne_enter();
     rt_ray_pre p;
     rt_ray_prepare(r, &p);
-    rt_bbox_children_pre(&p, w, nnodes, r->tmin, r->tmax, res);
+    memset(res, 0, sizeof *res);
+    rt_bbox_children_pre(&p, &w[0], nnodes == 2 ? &w[1] : NULL, r->tmin, r->tmax, res);
     rne_leave(m);
 }
