@@ -114,7 +114,7 @@ typedef struct {
     uint8_t zero_axes; /* bit i: dir[i] == 0 */
     uint8_t kx, ky, kz;
     float inv[3];
-    float sx, sy, sz;
+    double dsx, dsy, dsz; /* the shear, binary64 (errata P-340) */
 } rt_ray_pre;
 void rt_ray_prepare(const rt_ray *r, rt_ray_pre *p);
 
