@@ -9,6 +9,7 @@ PKGS=(
   libelf-dev                       # ELF reader for the simulator and objdump
   libcmocka-dev                    # unit tests
   libyaml-dev                      # implementation profiles
+  libzstd-dev                      # xmem.dloadc/dstorec compression (errata Q-55)
   gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf picolibc-riscv64-unknown-elf
   clang libclang-rt-14-dev         # libFuzzer + sanitizers
   qemu-system-misc                 # benchmark peer (qemu-system-riscv64 -M spike)

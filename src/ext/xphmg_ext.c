@@ -15,6 +15,11 @@ static uint64_t rtcap_of(const cap_profile *prof)
     return v;
 }
 
+static void drain_rt(hart *h, void *rt)
+{
+    rt_offload_drain(h, rt);
+}
+
 xphmg_ext *xphmg_ext_attach(hart *h, const cap_profile *prof, char *err, size_t errlen)
 {
     xphmg_ext *e = calloc(1, sizeof *e);
@@ -30,6 +35,11 @@ xphmg_ext *xphmg_ext_attach(hart *h, const cap_profile *prof, char *err, size_t 
         free(e);
         return NULL;
     }
+    e->rt.svfaulti = &e->xmem.svfaulti; /* RT reports its first-faulting ray there (P-322) */
+    /* The RT offload engine is checked by the XMEM region model and ordered by its
+     * barriers (errata P-203, P-206). */
+    e->rt.policy = (rt_mem_policy){xmem_job_begin, xmem_job_end, &e->xmem};
+    xmem_set_offload_drain(&e->xmem, drain_rt, &e->rt);
     return e;
 }
 

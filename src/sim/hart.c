@@ -172,6 +172,7 @@ void hart_reset(hart *h, uint64_t reset_pc)
     h->mtime_adj = 0;
     h->stop = false;
     h->trapped = h->halted = h->wfi_pending = false;
+    h->budget_end = UINT64_MAX; /* no hart_run in progress: nothing to exhaust */
     h->exit_code = 0;
     h->resv_valid = false;
     icache_flush(h);
@@ -297,7 +298,7 @@ hart_ldres hart_load_slow(hart *h, uint64_t a, unsigned n)
         r.ok = true;
         return r;
     }
-    const uint8_t *p = hart_region_ptr(h, a, n);
+    const uint8_t *p = hart_region_ptr(h, a, n, false, false);
     if (p) {
         memcpy(&r.v, p, n); /* little-endian host (hart_int.h): zero-extended */
         if (h->tracing) hart_trace_mem(h, a, n, r.v, false);
@@ -327,7 +328,7 @@ bool hart_store_slow(hart *h, uint64_t a, unsigned n, uint64_t v)
         if (h->tracing) hart_trace_mem(h, a, n, v, true);
         return true;
     }
-    uint8_t *p = hart_region_ptr(h, a, n);
+    uint8_t *p = hart_region_ptr(h, a, n, true, false);
     if (p) {
         memcpy(p, &v, n);
         if (h->tracing) hart_trace_mem(h, a, n, v, true);
@@ -337,13 +338,29 @@ bool hart_store_slow(hart *h, uint64_t a, unsigned n, uint64_t v)
     return false;
 }
 
-uint8_t *hart_region_ptr(hart *h, uint64_t a, unsigned n)
+uint8_t *hart_region_ptr(hart *h, uint64_t a, unsigned n, bool store, bool probe)
 {
     for (unsigned i = 0; i < h->region_count; i++) {
         uint64_t off = a - h->region[i].base;
-        if (n <= h->region[i].size && off <= h->region[i].size - n) return h->region[i].host + off;
+        if (n <= h->region[i].size && off <= h->region[i].size - n) {
+            if (h->region[i].check &&
+                !h->region[i].check(h->region[i].check_ctx, a, n, store, probe))
+                return NULL;
+            return h->region[i].host + off;
+        }
     }
     return NULL;
+}
+
+int hart_region_set_check(hart *h, uint64_t base, hart_region_check_fn fn, void *ctx)
+{
+    for (unsigned i = 0; i < h->region_count; i++) {
+        if (h->region[i].base != base) continue;
+        h->region[i].check = fn;
+        h->region[i].check_ctx = ctx;
+        return 0;
+    }
+    return -1;
 }
 
 static bool overlaps(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
@@ -362,6 +379,8 @@ int hart_add_region(hart *h, uint64_t base, uint64_t size, uint8_t *host)
     h->region[h->region_count].base = base;
     h->region[h->region_count].size = size;
     h->region[h->region_count].host = host;
+    h->region[h->region_count].check = NULL;
+    h->region[h->region_count].check_ctx = NULL;
     h->region_count++;
     return 0;
 }
@@ -377,13 +396,12 @@ bool hart_store(hart *h, uint64_t addr, unsigned size, uint64_t val)
 
 bool hart_mem_ok(hart *h, uint64_t addr, unsigned size, bool store)
 {
-    (void)store; /* RAM, the CLINT registers and regions are read/write alike */
     if (size != 1 && size != 2 && size != 4 && size != 8) return false;
     if (size <= h->ram_size && addr - h->ram_base <= h->ram_size - size) return true;
     /* A CLINT load has no side effect, and it accepts exactly what a store accepts. */
     uint64_t v;
     if (addr - CLINT_BASE < CLINT_SIZE && clint_load(h, addr - CLINT_BASE, size, &v)) return true;
-    return hart_region_ptr(h, addr, size) != NULL;
+    return hart_region_ptr(h, addr, size, store, true) != NULL;
 }
 
 bool hart_quiet_load(void *hart_ctx, uint64_t addr, unsigned size, uint64_t *val)
@@ -1111,14 +1129,32 @@ static void run_traced(hart *h, int64_t n)
     h->pc = pc;
 }
 
-hart_run_result hart_run(hart *h, uint64_t max_insns)
+bool hart_charge(hart *h, uint64_t units)
+{
+    h->charged = units > UINT64_MAX - h->charged ? UINT64_MAX : h->charged + units;
+    if (!h->charging || h->budget_end == UINT64_MAX) return false;
+    h->stop = true; /* the batch was sized without this work: let hart_run re-plan */
+    /* Exhausted when this instruction (1) and everything charged cannot fit. */
+    uint64_t used = h->instret + h->traps + 1;
+    return h->charged > h->budget_end || used > h->budget_end - h->charged;
+}
+
+void hart_set_charging(hart *h, bool on)
+{
+    h->charging = on;
+}
+
+static hart_run_result run_bounded(hart *h, uint64_t max_insns)
 {
     /* Trapping instructions count toward the limit too, so a trap loop (say mtvec
-     * pointing at unmapped memory) still ends. */
-    uint64_t start = h->instret + h->traps;
+     * pointing at unmapped memory) still ends; so does the work units charge
+     * (hart_charge). */
+    uint64_t charged0 = h->charging ? h->charged : 0;
+    uint64_t start = h->instret + h->traps + charged0;
+    h->budget_end = max_insns && start + max_insns > start ? start + max_insns : UINT64_MAX;
     for (;;) {
         if (h->halted) return HART_RUN_HALTED;
-        uint64_t done = h->instret + h->traps - start;
+        uint64_t done = h->instret + h->traps + (h->charging ? h->charged : 0) - start;
         if (max_insns && done >= max_insns) return HART_RUN_LIMIT;
         if (h->wfi_pending) do_wfi(h);
         take_interrupt(h);
@@ -1130,4 +1166,11 @@ hart_run_result hart_run(hart *h, uint64_t max_insns)
             run_fast(h, n);
         if (h->poll && !h->halted) h->poll(h, h->poll_ctx);
     }
+}
+
+hart_run_result hart_run(hart *h, uint64_t max_insns)
+{
+    hart_run_result r = run_bounded(h, max_insns);
+    h->budget_end = UINT64_MAX;
+    return r;
 }

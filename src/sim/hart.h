@@ -128,6 +128,12 @@ typedef struct {
  * right after any store that touches [watch_lo, watch_hi) (HTIF tohost). */
 typedef void (*hart_poll_fn)(hart *h, void *ctx);
 
+/* A region's access policy (hart_region_set_check): whether the access of size bytes at
+ * addr (a store or AMO when store) may proceed; probe = hart_mem_ok asking on a unit's
+ * behalf (nothing is accessed either way). */
+typedef bool (*hart_region_check_fn)(void *ctx, uint64_t addr, unsigned size, bool store,
+                                     bool probe);
+
 /* The hart's state is public so handlers (base and units) stay inline-cheap; code
  * outside src/sim should prefer the accessor functions. */
 struct hart {
@@ -162,6 +168,8 @@ struct hart {
     struct {
         uint64_t base, size;
         uint8_t *host;
+        hart_region_check_fn check; /* NULL: every access proceeds */
+        void *check_ctx;
     } region[HART_MAX_REGIONS];
 
     /* CLINT */
@@ -174,6 +182,9 @@ struct hart {
     bool halted;
     int exit_code;
     bool wfi_pending;
+    uint64_t charged;    /* work units charged by hart_charge since reset (not guest-visible) */
+    bool charging;       /* charged units count toward hart_run's max_insns */
+    uint64_t budget_end; /* hart_run's limit in instret + traps + charged; UINT64_MAX = none */
 
     /* LR/SC reservation */
     uint64_t resv_addr;
@@ -231,6 +242,18 @@ typedef enum { HART_RUN_HALTED, HART_RUN_LIMIT } hart_run_result;
  * (0 = no limit). */
 hart_run_result hart_run(hart *h, uint64_t max_insns);
 
+/* Charges `units` of work done inside the current instruction (elements moved, nodes
+ * visited, triangles tested: the exchange rates are in docs/sim.md, "Limits") against
+ * hart_run's max_insns, one unit counting as one instruction (errata P-300), when
+ * hart_set_charging is on. Returns true when this instruction and its work no longer
+ * fit in the budget: the caller stops its work at once and returns; the
+ * run then ends with HART_RUN_LIMIT after this instruction, whose effects may be
+ * partial. Guest-visible counters (minstret, mtime) are not affected. */
+bool hart_charge(hart *h, uint64_t units);
+/* Off by default (units are only counted, so a test can step a multi-element
+ * instruction with hart_run(h, 1)); xphmg-sim turns it on. */
+void hart_set_charging(hart *h, bool on);
+
 /* Traps (used by handlers and units). hart_raise sets up the trap and marks the current
  * instruction as not retired; the handler must return right after. */
 void hart_raise(hart *h, uint64_t cause, uint64_t tval);
@@ -269,6 +292,11 @@ bool hart_amo(hart *h, unsigned funct5, uint64_t addr, unsigned size, uint64_t s
  * another region, or HART_MAX_REGIONS are in use. For units that own a memory window
  * (the XMEM LDS, docs/xmem.md). */
 int hart_add_region(hart *h, uint64_t base, uint64_t size, uint8_t *host);
+/* Gives the region added at base an access policy: every load, store, LR/SC, AMO and
+ * hart_mem_ok probe that reaches it asks fn first, and a refused access is an access
+ * fault like an unmapped address (the XMEM region model, docs/xmem.md). RAM and its fast
+ * path never consult a policy. -1 when no region starts at base. */
+int hart_region_set_check(hart *h, uint64_t base, hart_region_check_fn fn, void *ctx);
 
 /* CSR access as a Zicsr instruction would do it (privilege checks included); false
  * when the access is illegal. */

@@ -74,6 +74,11 @@ void htif_free(htif *h)
     free(h);
 }
 
+void htif_set_host_stat(htif *h, int host_stat)
+{
+    xsys_set_host_stat(h->sys, host_stat);
+}
+
 void htif_set_stdio(htif *h, int in_fd, int out_fd, int err_fd)
 {
     h->in_fd = in_fd;

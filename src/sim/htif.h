@@ -32,6 +32,10 @@ void htif_free(htif *h);
  * 2; not closed by htif_free). */
 void htif_set_stdio(htif *h, int in_fd, int out_fd, int err_fd);
 
+/* stat/fstat give the guest the host's inode numbers, owners and times (1) instead of
+ * values derived from the run (0, the default: errata P-303). */
+void htif_set_host_stat(htif *h, int host_stat);
+
 /* Handles a pending command, if any. Call after every store to tohost (or at least every
  * few thousand instructions). Returns 0: keep running; 1: the guest asked to exit with
  * status *exit_code; -1: protocol error the guest cannot be told about (e.g. its syscall
@@ -44,6 +48,8 @@ typedef struct xsys xsys;
 xsys *xsys_new(sim_mem *mem, const char *dir, char *err, size_t errlen);
 void xsys_free(xsys *s);
 void xsys_set_stdio(xsys *s, int in_fd, int out_fd, int err_fd);
+/* stat/fstat: host values (1) or the virtual ones (0, the default; syscall.c, P-303). */
+void xsys_set_host_stat(xsys *s, int host_stat);
 /* a[0] = syscall number, a[1..7] = arguments. Returns the result (>= 0 or -errno, Linux
  * numbering). SYS_exit sets *exit_req = 1 and *exit_code. */
 int64_t xsys_call(xsys *s, const uint64_t a[8], int *exit_req, int *exit_code);

@@ -8,8 +8,23 @@
  * symlink is followed at all. Absolute paths and '..' components are refused up front
  * with -EACCES in both cases, so the guest sees the same answer everywhere.
  *
+ * Symlinks are never followed, by either resolver (errata P-302): openat2 adds
+ * RESOLVE_NO_SYMLINKS, the walk opens every component with O_NOFOLLOW and refuses a
+ * final component that is a link; a symlink anywhere on a path is -EACCES.
+ *
+ * Only regular files and directories are opened (errata P-301): the open is
+ * non-blocking (a FIFO or device in --dir cannot stall the simulator) and anything else
+ * is closed again and refused with -EACCES. Created files and directories get at most
+ * mode & 0777 (no set-uid/set-gid/sticky bits).
+ *
  * Guest fds index a small table of host fds: the guest can reach only the files it
- * opened plus stdin/stdout/stderr, never another host fd of the simulator. */
+ * opened plus stdin/stdout/stderr, never another host fd of the simulator.
+ *
+ * stat/fstat are virtual by default (errata P-303), so that a run stays a pure function
+ * of its inputs: st_dev 1, st_ino numbered 1, 2, ... in the order the guest first meets
+ * a file, uid/gid 0, st_blksize 4096, st_blocks from the size, and all three times equal
+ * to the proxy's change counter at the guest's last write/truncation of the file (0 if
+ * the guest has not changed it). xsys_set_host_stat() passes the host's values through. */
 #define _GNU_SOURCE 1 /* O_PATH, O_TMPFILE */
 #include "htif.h"
 
@@ -30,16 +45,30 @@
 #include "../../target/include/xphmg_htif.h" /* the ABI shared with the guest */
 #include "sim_err.h"
 
-#define XSYS_MAX_FD  64
-#define XSYS_MAX_IO  (1u << 30) /* one read/write moves at most 1 GiB */
-#define XSYS_PATHMAX 4096
+#define XSYS_MAX_FD      64
+#define XSYS_MAX_IO      (1u << 30) /* one read/write moves at most 1 GiB */
+#define XSYS_PATHMAX     4096
+#define XSYS_CREATE_MODE 0777u /* no set-uid, set-gid or sticky bit on what the guest creates */
+
+/* One file the guest has met: its host identity and its virtual numbers (P-303). */
+typedef struct {
+    uint64_t dev, ino; /* host identity; ino == 0 marks a free hash slot */
+    uint64_t vino;     /* guest-visible inode number, 1, 2, ... */
+    uint64_t vtime;    /* change counter at the guest's last change, 0 = never */
+} vnode;
 
 struct xsys {
     sim_mem *mem;
     int root;                         /* the --dir directory, or -1 */
     int fd[XSYS_MAX_FD];              /* host fd per guest fd, -1 = closed */
     unsigned char owned[XSYS_MAX_FD]; /* fd opened by us (closed by us) */
+    vnode *fd_node[XSYS_MAX_FD];      /* the file behind an owned fd (stable: see vnode_get) */
     int no_openat2;
+    int host_stat;    /* pass the host's stat values through */
+    vnode **nodes;    /* open-addressing hash of (dev, ino); entries allocated one by one */
+    size_t nodes_cap; /* power of two */
+    size_t nodes_n;
+    uint64_t change_clock;
 };
 
 xsys *xsys_new(sim_mem *mem, const char *dir, char *err, size_t errlen)
@@ -76,7 +105,67 @@ void xsys_free(xsys *s)
     for (int i = 0; i < XSYS_MAX_FD; i++)
         if (s->owned[i]) close(s->fd[i]);
     if (s->root >= 0) close(s->root);
+    for (size_t i = 0; i < s->nodes_cap; i++)
+        free(s->nodes[i]);
+    free(s->nodes);
     free(s);
+}
+
+void xsys_set_host_stat(xsys *s, int host_stat)
+{
+    s->host_stat = host_stat;
+}
+
+static size_t node_hash(uint64_t dev, uint64_t ino, size_t cap)
+{
+    uint64_t h = (ino ^ (dev * UINT64_C(0x9e3779b97f4a7c15))) * UINT64_C(0xff51afd7ed558ccd);
+    return (size_t)(h ^ (h >> 29)) & (cap - 1);
+}
+
+/* The record of a host file, created (with the next virtual inode number) on first
+ * sight. Records are separate allocations, so pointers to them survive rehashing.
+ * NULL when out of memory. */
+static vnode *vnode_get(xsys *s, const struct stat *st)
+{
+    uint64_t dev = (uint64_t)st->st_dev, ino = (uint64_t)st->st_ino + 1; /* 0 = free slot */
+    if (s->nodes_cap) {
+        for (size_t i = node_hash(dev, ino, s->nodes_cap);; i = (i + 1) & (s->nodes_cap - 1)) {
+            vnode *n = s->nodes[i];
+            if (!n) break;
+            if (n->dev == dev && n->ino == ino) return n;
+        }
+    }
+    if (2 * (s->nodes_n + 1) > s->nodes_cap) {
+        size_t cap = s->nodes_cap ? 2 * s->nodes_cap : 64;
+        vnode **t = calloc(cap, sizeof *t);
+        if (!t) return NULL;
+        for (size_t i = 0; i < s->nodes_cap; i++) {
+            vnode *n = s->nodes[i];
+            if (!n) continue;
+            size_t j = node_hash(n->dev, n->ino, cap);
+            while (t[j])
+                j = (j + 1) & (cap - 1);
+            t[j] = n;
+        }
+        free(s->nodes);
+        s->nodes = t;
+        s->nodes_cap = cap;
+    }
+    vnode *n = calloc(1, sizeof *n);
+    if (!n) return NULL;
+    n->dev = dev;
+    n->ino = ino;
+    n->vino = ++s->nodes_n;
+    size_t j = node_hash(dev, ino, s->nodes_cap);
+    while (s->nodes[j])
+        j = (j + 1) & (s->nodes_cap - 1);
+    s->nodes[j] = n;
+    return n;
+}
+
+static void vnode_touch(xsys *s, vnode *n)
+{
+    if (n) n->vtime = ++s->change_clock;
 }
 
 void xsys_set_stdio(xsys *s, int in_fd, int out_fd, int err_fd)
@@ -180,10 +269,10 @@ static int64_t open_beneath(xsys *s, int dirfd, const char *path, int flags, mod
         memset(&how, 0, sizeof how);
         how.flags = (uint64_t)flags;
         how.mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0;
-        how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+        how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS;
         long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof how);
         if (fd >= 0) return fd;
-        if (errno == EXDEV) return -XE_ACCES; /* a symlink pointing outside */
+        if (errno == EXDEV || errno == ELOOP) return -XE_ACCES; /* an escape or a symlink */
         if (errno != ENOSYS && errno != EPERM) return neg_errno(errno);
         s->no_openat2 = 1;
     }
@@ -207,6 +296,11 @@ static int64_t open_beneath(xsys *s, int dirfd, const char *path, int flags, mod
             const char *last = *c ? c : ".";
             int fd = openat(cur, last, f, mode);
             int64_t r = fd >= 0 ? fd : walk_error(cur, last, errno);
+            struct stat st;
+            if (fd >= 0 && (flags & O_PATH) && fstat(fd, &st) == 0 && S_ISLNK(st.st_mode)) {
+                close(fd); /* O_PATH | O_NOFOLLOW opened the link itself */
+                r = -XE_ACCES;
+            }
             if (cur != dirfd) close(cur);
             return r;
         }
@@ -275,10 +369,27 @@ static int64_t sys_openat(xsys *s, uint64_t gdirfd, uint64_t pathp, uint64_t len
     while (slot < XSYS_MAX_FD && s->fd[slot] >= 0)
         slot++;
     if (slot == XSYS_MAX_FD) return -XE_MFILE;
-    r = open_beneath(s, dfd, path, host_open_flags(flags), (mode_t)(mode & 07777));
+    int hflags = host_open_flags(flags);
+    r = open_beneath(s, dfd, path, hflags | O_NONBLOCK, (mode_t)(mode & XSYS_CREATE_MODE));
+    if (r == neg_errno(ENXIO)) return -XE_ACCES; /* a FIFO without a reader, a device: not a file */
     if (r < 0) return r;
-    s->fd[slot] = (int)r;
+    int fd = (int)r;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) ||
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+        close(fd);
+        return -XE_ACCES;
+    }
+    vnode *n = vnode_get(s, &st);
+    if (!n) {
+        close(fd);
+        return -XE_NOMEM;
+    }
+    if ((hflags & O_TRUNC) || (hflags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
+        vnode_touch(s, n);
+    s->fd[slot] = fd;
     s->owned[slot] = 1;
+    s->fd_node[slot] = n;
     return slot;
 }
 
@@ -290,10 +401,12 @@ static int64_t sys_close(xsys *s, uint64_t gfd)
         int e = errno;
         s->fd[gfd] = -1;
         s->owned[gfd] = 0;
+        s->fd_node[gfd] = NULL;
         return neg_errno(e);
     }
     s->fd[gfd] = -1; /* closing 0/1/2 hides them from the guest; the host keeps them */
     s->owned[gfd] = 0;
+    s->fd_node[gfd] = NULL;
     return 0;
 }
 
@@ -314,7 +427,16 @@ static int64_t sys_rw(xsys *s, int write_, uint64_t gfd, uint64_t buf, uint64_t 
     } while (r < 0 && errno == EINTR);
     if (r < 0) return neg_errno(errno);
     if (!write_ && r > 0) mem_note_write(s->mem, buf, (uint64_t)r);
+    if (write_ && r > 0) vnode_touch(s, s->fd_node[gfd]);
     return r;
+}
+
+static int64_t put_guest_stat(xsys *s, const xhtif_stat *k, uint8_t *p, uint64_t addr)
+{
+    _Static_assert(sizeof *k == XHTIF_STAT_SIZE, "guest struct stat is 128 bytes");
+    memcpy(p, k, sizeof *k); /* little-endian host, like the guest */
+    mem_note_write(s->mem, addr, sizeof *k);
+    return 0;
 }
 
 static int64_t put_stat(xsys *s, const struct stat *st, uint64_t addr)
@@ -323,6 +445,19 @@ static int64_t put_stat(xsys *s, const struct stat *st, uint64_t addr)
     if (!p) return -XE_FAULT;
     xhtif_stat k;
     memset(&k, 0, sizeof k);
+    if (!s->host_stat) {
+        vnode *n = vnode_get(s, st);
+        if (!n) return -XE_NOMEM;
+        k.st_dev = 1;
+        k.st_ino = n->vino;
+        k.st_mode = (uint32_t)st->st_mode;
+        k.st_nlink = (uint32_t)st->st_nlink;
+        k.st_size = (int64_t)st->st_size;
+        k.st_blksize = 4096;
+        k.st_blocks = ((int64_t)st->st_size + 511) / 512;
+        k.st_atime_sec = k.st_mtime_sec = k.st_ctime_sec = (int64_t)n->vtime;
+        return put_guest_stat(s, &k, p, addr);
+    }
     k.st_dev = (uint64_t)st->st_dev;
     k.st_ino = (uint64_t)st->st_ino;
     k.st_mode = (uint32_t)st->st_mode; /* S_IF* and permission bits: Linux values */
@@ -339,10 +474,7 @@ static int64_t put_stat(xsys *s, const struct stat *st, uint64_t addr)
     k.st_mtime_nsec = (uint64_t)st->st_mtim.tv_nsec;
     k.st_ctime_sec = (int64_t)st->st_ctim.tv_sec;
     k.st_ctime_nsec = (uint64_t)st->st_ctim.tv_nsec;
-    _Static_assert(sizeof k == XHTIF_STAT_SIZE, "guest struct stat is 128 bytes");
-    memcpy(p, &k, sizeof k); /* little-endian host, like the guest */
-    mem_note_write(s->mem, addr, sizeof k);
-    return 0;
+    return put_guest_stat(s, &k, p, addr);
 }
 
 static int64_t sys_fstat(xsys *s, uint64_t gfd, uint64_t addr)
@@ -388,7 +520,7 @@ static int64_t sys_unlink_mkdir(xsys *s, int mk, uint64_t gdirfd, uint64_t pathp
         errno = EINVAL;
         ok = -1;
     } else if (mk) {
-        ok = mkdirat(pfd, name, (mode_t)(arg & 07777));
+        ok = mkdirat(pfd, name, (mode_t)(arg & XSYS_CREATE_MODE));
     } else {
         ok = unlinkat(pfd, name, (arg & XAT_REMOVEDIR) ? AT_REMOVEDIR : 0);
     }

@@ -134,7 +134,7 @@ static void run_mesh(const char *name, bool tri_buf, unsigned threads)
     s.pet = CAP_T_FP32;
     s.pol.q = false;
     rt_job_result res;
-    rt_job_mem mem = {&f, f_load, f_store, threads ? f_map : NULL};
+    rt_job_mem mem = {&f, f_load, f_store, threads ? f_map : NULL, NULL};
     if (threads) {
         rt_job_engine *e = rt_job_engine_new(threads);
         assert_non_null(e);
@@ -261,7 +261,7 @@ static void test_cache_between_jobs(void **state)
     for (unsigned threads = 1; threads <= 2; threads++) {
         scene sc;
         scene_make(&sc, 256);
-        rt_job_mem mem = {&sc.f, f_load, f_store, f_map};
+        rt_job_mem mem = {&sc.f, f_load, f_store, f_map, NULL};
         rt_job_engine *e = rt_job_engine_new(threads);
         assert_non_null(e);
         rt_job_result r;
@@ -297,7 +297,8 @@ static void test_cache_job_overwrites_nodes(void **state)
             uint64_t over = sc->root + 64;
             queue(sc->f.ram + sc->q + RT_QUEUE_BYTES, 0, 201, over);
         }
-        rt_job_mem ma = {&a.f, f_load, f_store, f_map}, mb = {&b.f, f_load, f_store, f_map};
+        rt_job_mem ma = {&a.f, f_load, f_store, f_map, NULL},
+                   mb = {&b.f, f_load, f_store, f_map, NULL};
         rt_job_engine *e = rt_job_engine_new(threads);
         assert_non_null(e);
         rt_job_result r;

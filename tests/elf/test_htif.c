@@ -354,6 +354,128 @@ static void test_fd_table_full(void **state)
     assert_int_equal(n, 64 - 3);
 }
 
+/* Created files and directories never get set-uid, set-gid or sticky bits: the mode is
+ * masked with 0777 (errata P-301). umask 0 so that the host keeps whatever it is given. */
+static void test_create_mode(void **state)
+{
+    fx *f = *state;
+    mode_t old = umask(0);
+    int64_t fd = sc_open(f, "suid", XO_WRONLY | XO_CREAT, 06777);
+    assert_int_equal(fd, 3);
+    put_str(f, STR, "sticky");
+    assert_int_equal(sc(f, XSYS_mkdirat, (uint64_t)(int64_t)XAT_FDCWD, STR, 7, 01777, 0), 0);
+    umask(old);
+    char hp[128];
+    struct stat st;
+    snprintf(hp, sizeof hp, "%s/suid", f->dir);
+    assert_int_equal(stat(hp, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0777);
+    snprintf(hp, sizeof hp, "%s/sticky", f->dir);
+    assert_int_equal(stat(hp, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0777);
+}
+
+/* A FIFO (or any other non-regular, non-directory file) in --dir is refused without
+ * blocking: the open is non-blocking and checked with fstat (P-301). The alarm turns a
+ * blocking open into a failure instead of a hang. stat still describes it. */
+static void test_special_files(void **state)
+{
+    fx *f = *state;
+    char hp[128];
+    snprintf(hp, sizeof hp, "%s/fifo", f->dir);
+    assert_int_equal(mkfifo(hp, 0644), 0);
+    alarm(10);
+    assert_int_equal(sc_open(f, "fifo", XO_RDONLY, 0), -XE_ACCES);
+    assert_int_equal(sc_open(f, "fifo", XO_WRONLY, 0), -XE_ACCES);
+    assert_int_equal(sc_open(f, "fifo", XO_RDWR, 0), -XE_ACCES);
+    alarm(0);
+    put_str(f, STR, "fifo");
+    assert_int_equal(sc(f, XSYS_fstatat, (uint64_t)(int64_t)XAT_FDCWD, STR, 5, BUF, 0), 0);
+    uint32_t mode;
+    memcpy(&mode, mem_ptr(f->m, BUF + 16, 4), 4);
+    assert_int_equal(mode & 0170000, 0010000); /* S_IFIFO */
+    /* the fd table has no leftover entry */
+    assert_int_equal(sc_open(f, "x", XO_WRONLY | XO_CREAT, 0644), 3);
+}
+
+/* Symlinks are refused the same way by both resolvers, wherever they point (P-302):
+ * stat of a link leading out, a link leading to a file inside, a link to a directory on
+ * a path. Run with openat2 and with the component walk. */
+static void test_symlinks(void **state)
+{
+    fx *f = *state;
+    char hp[128];
+    assert_int_equal(sc_open(f, "in.txt", XO_WRONLY | XO_CREAT, 0644), 3);
+    put_str(f, STR, "d");
+    assert_int_equal(sc(f, XSYS_mkdirat, (uint64_t)(int64_t)XAT_FDCWD, STR, 2, 0755, 0), 0);
+    static const char *const links[][2] = {
+        {"pw", "/etc/passwd"}, {"etc", "/etc"}, {"inl", "in.txt"}, {"dl", "d"}};
+    for (unsigned i = 0; i < 4; i++) {
+        snprintf(hp, sizeof hp, "%s/%s", f->dir, links[i][0]);
+        assert_int_equal(symlink(links[i][1], hp), 0);
+    }
+    static const char *const paths[] = {"pw", "etc", "etc/passwd", "inl", "dl", "dl/", "dl/x"};
+    for (unsigned i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        size_t n = strlen(paths[i]) + 1;
+        put_str(f, STR, paths[i]);
+        memset(mem_ptr(f->m, BUF, 128), 0xee, 128);
+        assert_int_equal(sc(f, XSYS_fstatat, (uint64_t)(int64_t)XAT_FDCWD, STR, n, BUF, 0),
+                         -XE_ACCES);
+        assert_int_equal(rd(f, BUF), 0xeeeeeeeeeeeeeeeeULL); /* nothing written */
+        assert_int_equal(sc_open(f, paths[i], XO_RDONLY, 0), -XE_ACCES);
+    }
+    /* the links themselves can be removed */
+    put_str(f, STR, "pw");
+    assert_int_equal(sc(f, XSYS_unlinkat, (uint64_t)(int64_t)XAT_FDCWD, STR, 3, 0, 0), 0);
+}
+
+static uint64_t stat_field(fx *f, unsigned off)
+{
+    return rd(f, BUF + off);
+}
+
+/* stat/fstat are virtual (P-303): st_dev 1, inode numbers in first-seen order, uid/gid
+ * 0, times = the change counter at the guest's last write; --host-stat passes the
+ * host's through. Offsets: Linux riscv64 struct stat (ino 8, uid 28, gid 32, size 48,
+ * blksize 56, blocks 64, atime 72, mtime 88, ctime 104). */
+static void test_virtual_stat(void **state)
+{
+    fx *f = *state;
+    int64_t fd = sc_open(f, "v.txt", XO_WRONLY | XO_CREAT | XO_TRUNC, 0644);
+    assert_int_equal(fd, 3);
+    assert_int_equal(sc(f, XSYS_fstat, 3, BUF, 0, 0, 0), 0);
+    assert_int_equal(stat_field(f, 0), 1);  /* st_dev */
+    assert_int_equal(stat_field(f, 8), 1);  /* first file met */
+    assert_int_equal(stat_field(f, 88), 1); /* truncated by the guest: change 1 */
+    put_str(f, BUF + 512, "0123456789");
+    assert_int_equal(sc(f, XSYS_write, 3, BUF + 512, 10, 0, 0), 10);
+    assert_int_equal(sc(f, XSYS_fstat, 3, BUF, 0, 0, 0), 0);
+    assert_int_equal(stat_field(f, 8), 1);
+    assert_int_equal(stat_field(f, 48), 10);
+    assert_int_equal(stat_field(f, 64), 1); /* 512-byte blocks */
+    assert_int_equal((uint32_t)stat_field(f, 56), 4096);
+    assert_int_equal(stat_field(f, 72), 2);
+    assert_int_equal(stat_field(f, 88), 2);
+    assert_int_equal(stat_field(f, 104), 2);
+    assert_int_equal(stat_field(f, 28), 0); /* uid, gid */
+    put_str(f, STR, ".");
+    assert_int_equal(sc(f, XSYS_fstatat, (uint64_t)(int64_t)XAT_FDCWD, STR, 2, BUF, 0), 0);
+    assert_int_equal(stat_field(f, 8), 2);  /* the directory: second */
+    assert_int_equal(stat_field(f, 88), 0); /* not changed by the guest */
+    put_str(f, STR, "v.txt");
+    assert_int_equal(sc(f, XSYS_fstatat, (uint64_t)(int64_t)XAT_FDCWD, STR, 6, BUF, 0), 0);
+    assert_int_equal(stat_field(f, 8), 1); /* the same file again */
+
+    char hp[128];
+    struct stat hst;
+    snprintf(hp, sizeof hp, "%s/v.txt", f->dir);
+    assert_int_equal(stat(hp, &hst), 0);
+    htif_set_host_stat(f->h, 1);
+    assert_int_equal(sc(f, XSYS_fstat, 3, BUF, 0, 0, 0), 0);
+    assert_int_equal(stat_field(f, 8), (uint64_t)hst.st_ino);
+    assert_int_equal(stat_field(f, 88), (uint64_t)hst.st_mtim.tv_sec);
+}
+
 /* Random commands and syscalls with arguments biased to the edges (RAM bounds, huge
  * lengths, negative fds, unterminated strings): whatever the guest writes, the host
  * answers or refuses, and never touches memory outside RAM (checked by ASan in the
@@ -505,6 +627,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_no_dir, setup_nodir, teardown),
         cmocka_unit_test_setup_teardown(test_fd_table_full, setup, teardown),
         cmocka_unit_test_setup_teardown(test_random, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_create_mode, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_special_files, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_special_files, setup_walk, teardown),
+        cmocka_unit_test_setup_teardown(test_symlinks, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_symlinks, setup_walk, teardown),
+        cmocka_unit_test_setup_teardown(test_virtual_stat, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

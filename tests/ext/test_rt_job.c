@@ -22,15 +22,18 @@
 
 #include "cap.h"
 #include "rt_job.h"
+#include "xphmg_csr.h"
 
 /* ---- fake memory: RAM_SIZE bytes at RAM_BASE, everything else faults ---- */
 #define RAM_BASE 0x10000u
 #define RAM_SIZE 0x10000u
 #define HOLE     0x90000u
+#define RAYS     0x10800u /* the ray buffer of the queue tests */
 
 typedef struct {
     uint8_t ram[RAM_SIZE];
     unsigned loads, stores;
+    unsigned ray_loads; /* loads of the ray buffer (RAYS, 8 slots of up to 32 bytes) */
 } fake;
 
 static fake F;
@@ -49,6 +52,7 @@ static bool f_load(void *ctx, uint64_t a, unsigned n, uint64_t *v)
         x |= (uint64_t)f->ram[a - RAM_BASE + i] << (8 * i);
     *v = x;
     f->loads++;
+    if (a >= RAYS && a < RAYS + 8 * 32) f->ray_loads++;
     return true;
 }
 
@@ -62,7 +66,7 @@ static bool f_store(void *ctx, uint64_t a, unsigned n, uint64_t v)
     return true;
 }
 
-static const rt_job_mem MEM = {&F, f_load, f_store, NULL};
+static const rt_job_mem MEM = {&F, f_load, f_store, NULL, NULL};
 
 static void w(uint64_t a, unsigned n, uint64_t v)
 {
@@ -165,7 +169,6 @@ static void tri16(uint64_t a, const float v[9])
 #define QRAY   0x10400u
 #define QHIT   0x10420u
 #define QMISS  0x10440u
-#define RAYS   0x10800u
 #define HITS   0x10A00u
 #define MISSES 0x10B00u
 #define BVH8   0x10C00u /* a Node8 (128-byte aligned) */
@@ -682,6 +685,94 @@ static void test_unsup_fmt(void **st)
     assert_false(res.unsup_fmt);
 }
 
+/* The snapshot of snap() with CAP.XMEM.SVMSCL / SVMMODE set (errata P-320). */
+static void snap_svm(cap_snap *s, unsigned pet, uint64_t svmscl, uint64_t svmmode)
+{
+    cap_reset(&CS, NULL);
+    assert_true(cap_csr_write(&CS, XPHMG_CSR_CAP_XMEM_SVMSCL, svmscl));
+    assert_true(cap_csr_write(&CS, XPHMG_CSR_CAP_XMEM_SVMMODE, svmmode));
+    cap_snapshot(&CS, s);
+    s->pet = (uint8_t)pet;
+    s->pol.q = false;
+}
+
+/* Predication of a job (P-321): ray k is lane k mod 64 of the bank; lanes_off = the
+ * complement. Four identical rays that all hit B; rays 1 and 3 masked off: no entries
+ * (hit or miss), HEAD passes every ray, and a masked ray is not even read (the loads
+ * of the ray buffer halve; the BVH reads depend on the engine's node cache).
+ * REQ: RT-120 RT-082 RT-088 */
+static void test_predicated(void **st)
+{
+    (void)st;
+    unsigned loads[2];
+    for (unsigned pass = 0; pass < 2; pass++) {
+        setup(8);
+        scene_two_levels();
+        for (unsigned i = 0; i < 4; i++)
+            ray32(i, 1, 2, 0, 1, 0, 100); /* every ray hits B at t 3 */
+        w(QRAY + 4, 4, 4);
+        rt_job_desc jd;
+        desc(&jd, 0);
+        jd.lanes_off = pass ? 0xAu : 0; /* lanes 1 and 3 off */
+        cap_snap s;
+        snap(&s, CAP_T_FP32);
+        rt_job_result res;
+        F.ray_loads = 0;
+        rt_job_run(&jd, &s, &MEM, &res);
+        loads[pass] = F.ray_loads;
+        assert_int_equal(res.status, RT_JOB_OK);
+        assert_int_equal(res.rays, 4);
+        assert_int_equal(r(QRAY, 4), 4);
+        assert_int_equal(res.misses, 0);
+        assert_int_equal(res.hits, pass ? 2 : 4);
+        if (pass) {
+            check_hit(0, 0, 1, f32(3.0f), f32(0.5f), f32(0.25f));
+            check_hit(1, 2, 1, f32(3.0f), f32(0.5f), f32(0.25f));
+        }
+    }
+    /* a masked ray is not read: two of four rays masked halve the ray-buffer loads */
+    assert_true(loads[0] > 0);
+    assert_int_equal(loads[1] * 2, loads[0]);
+}
+
+/* SVMEM rules of the BVH fetches (P-320): a root whose child 1 (node N1) lies in a hole
+ * and a TriRange whose triangles lie in a hole. Without OOB-zero the ray reaching them
+ * faults; with BOUND_CHECK + ALLOW_OOB_ZERO the node reads as four empty children and
+ * the triangles as degenerate ones: misses, INV_MISS reported. With FOF the fault of ray
+ * 1 stops the job after ray 0 without a job fault; SVFAULTI-to-be = the ray.
+ * REQ: RT-102 RT-101 RT-089 RT-096 RT-097 */
+static void test_svmem_fetches(void **st)
+{
+    (void)st;
+    for (unsigned c = 0; c < 4; c++) {
+        setup(8);
+        scene_two_levels();
+        trirange(TR_A, 0, 1, HOLE);            /* A's triangle unreachable */
+        w(BVH + 48 + 3, 3, (HOLE - BVH) / 16); /* child 1 (N1) in the hole */
+        ray32(0, 10, 10, 0, 1, 0, 100);        /* outside every box: a miss */
+        ray32(1, 1, 2, 0, 1, 0, 100);          /* reaches N1 and A */
+        w(QRAY + 4, 4, 2);
+        rt_job_desc jd;
+        desc(&jd, 0);
+        cap_snap s;
+        snap_svm(&s, CAP_T_FP32, c == 1 ? 0x20 : 0, c >= 2 ? 0x3 : 0);
+        rt_job_result res;
+        rt_job_run(&jd, &s, &MEM, &res);
+        assert_int_equal(res.events & 1, 1); /* INV_MISS */
+        if (c < 2) {
+            assert_int_equal(res.status, c == 1 ? RT_JOB_FOF_STOP : RT_JOB_MEM_FAULT);
+            assert_int_equal(res.svfaulti, 1);
+            assert_int_equal(res.rays, 1);
+            assert_int_equal(r(QRAY, 4), 1);
+        } else {
+            assert_int_equal(res.status, RT_JOB_OK);
+            assert_int_equal(res.svfaulti, ~UINT64_C(0));
+            assert_int_equal(res.misses, 2);
+            assert_int_equal(res.hits, 0);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -691,6 +782,7 @@ int main(void)
         cmocka_unit_test(test_strict_dom),  cmocka_unit_test(test_faults),
         cmocka_unit_test(test_node8),       cmocka_unit_test(test_eps),
         cmocka_unit_test(test_decode),      cmocka_unit_test(test_unsup_fmt),
+        cmocka_unit_test(test_predicated),  cmocka_unit_test(test_svmem_fetches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -709,14 +710,450 @@ static void test_unsup_fmt(void **state)
     down(&r);
 }
 
+/* ---- errata P-320..P-325 ---- */
+
+#define F_WGUARD 0x8u /* rt.bbox W_GUARD */
+#define SVMSCL   0x7F2u
+#define SVMMODE  0x7F4u
+#define SVFAULTI 0x808u
+#define SVM_FOF  0x20u /* SVMSCL.FOF */
+#define SVM_OOB0 0x3u  /* SVMMODE.BOUND_CHECK | ALLOW_OOB_ZERO */
+
+/* W_GUARD (P-323): the ninth ray element w (after tmax) = +-0 forces a miss without
+ * reading the node tile; without W_GUARD w is not read at all (an unmapped w does not
+ * fault). The hit result of node_a is 0x3F00000000000B0B (test_bbox_fp32).
+ * REQ: RT-053 RT-039 RT-087 */
+static void test_w_guard(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    wcsr(&r, PREC_MODE, MODE_FP32);
+    node_a(&r, NODE);
+    wcsr(&r, RTNODE, NODE);
+    ray32(&r, RAY, 0, 0.5f, 0.5f, 1, 0, 0, 0, 100);
+    r.h->x[A0] = RAY;
+    putf(&r, RAY + 32, 1.0f);
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, F_WGUARD | PBOUT(2))), 0);
+    assert_int_equal(r.h->x[A1], 0x3F00000000000B0BULL);
+    assert_int_equal(csr(&r, PMASK2), 1);
+    /* w = 0 and -0: forced miss, predicate lane cleared, the (unmapped) tile not read */
+    wcsr(&r, RTNODE, UNMAPPED);
+    const uint32_t zeros[2] = {0x00000000u, 0x80000000u};
+    for (int i = 0; i < 2; i++) {
+        put32(&r, RAY + 32, zeros[i]);
+        wcsr(&r, PMASK2, 1);
+        r.h->x[A1] = 0x55;
+        assert_int_equal(exec1(&r, RT_BBOX(A1, A0, F_WGUARD | PBOUT(2))), 0);
+        assert_int_equal(r.h->x[A1], 0);
+        assert_int_equal(csr(&r, PMASK2), 0);
+    }
+    assert_int_equal(csr(&r, EVENTS), 0);
+    /* the same w = 0 without W_GUARD: an ordinary hit */
+    wcsr(&r, RTNODE, NODE);
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 0);
+    assert_int_equal(r.h->x[A1], 0x3F00000000000B0BULL);
+    /* a ray whose ninth element lies past the end of RAM: read only under W_GUARD */
+    ray32(&r, RAM + RAM_SIZE - 32, 0, 0.5f, 0.5f, 1, 0, 0, 0, 100);
+    r.h->x[A0] = RAM + RAM_SIZE - 32;
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 0);
+    assert_int_equal(r.h->x[A1], 0x3F00000000000B0BULL);
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, F_WGUARD)), 1);
+    assert_int_equal(r.h->mcause, 5);
+    assert_int_equal(r.h->mtval, RAM + RAM_SIZE);
+    /* FP16 records: w is the ninth 16-bit element (byte 16) */
+    wcsr(&r, PREC_MODE, MODE_FP16);
+    const uint16_t ray[8] = {H_0, H_HALF, H_HALF, H_1, H_0, H_0, H_0, H_100};
+    ray16(&r, RAY, ray);
+    r.h->x[A0] = RAY;
+    put16(&r, RAY + 16, H_0);
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, F_WGUARD)), 0);
+    assert_int_equal(r.h->x[A1], 0);
+    put16(&r, RAY + 16, H_1);
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, F_WGUARD)), 0);
+    assert_int_equal(r.h->x[A1], 0x0000380000000B0BULL);
+    down(&r);
+}
+
+/* The FP16 scene of test_tri_fp16: hit prim 1 at t 3 (0x4200), u 0.125 (0x3000),
+ * v 0.25 (0x3400). */
+static void tris_fp16(rig *r)
+{
+    const uint16_t t2[9] = {H_0, H_0, H_3, H_0, H_1, H_3, H_1, H_0, H_3};
+    const uint16_t far[9] = {H_0, H_0, H_6, H_0, H_1, H_6, H_1, H_0, H_6};
+    for (int k = 0; k < 9; k++) {
+        put16(r, TRIS + 2u * k, far[k]);
+        put16(r, TRIS + 18 + 2u * k, t2[k]);
+    }
+    put32(r, TRR, 0);
+    put32(r, TRR + 4, 2);
+    put64(r, TRR + 8, TRIS);
+    wcsr(r, RTTRI, TRR);
+    const uint16_t ray[8] = {H_QUART, H_EIGHT, H_0, H_0, H_0, H_1, H_0, H_100};
+    ray16(r, RAY, ray);
+    r->h->x[A0] = RAY;
+}
+
+/* rt.tri PACK_HINT (P-324) with a 16-bit format: rd = FMT_RT_TRI_PACKED {T 15:0, U 31:16,
+ * V 47:32, PRIM 62:48 (15 bits), HIT 63}; RTUV keeps its layout. RTCFG.PACK_HINT_DFLT
+ * packs when the flag is clear (rt.tri and rt.bbox); FP32 has nothing to pack. Without
+ * RTCAP.PACK_HINT the default is read-as-zero and never packs.
+ * REQ: RT-061 RT-013 RT-052 RT-098 */
+static void test_pack_hint(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    tris_fp16(&r);
+    const uint64_t packed = 0x4200u | 0x3000ull << 16 | 0x3400ull << 32 | 1ull << 48 | 1ull << 63;
+    const uint64_t plain = 0x8000000100004200ULL;
+    assert_int_equal(exec1(&r, RT_TRI(A1, A0, F_PACK)), 0);
+    assert_int_equal(r.h->x[A1], packed);
+    assert_int_equal(csr(&r, RTUV), 0x0000340000003000ULL);
+    assert_int_equal(exec1(&r, RT_TRI(A1, A0, 0)), 0);
+    assert_int_equal(r.h->x[A1], plain);
+    wcsr(&r, RTCFG, 0x4); /* PACK_HINT_DFLT */
+    assert_int_equal(csr(&r, RTCFG), 0x4);
+    assert_int_equal(exec1(&r, RT_TRI(A1, A0, 0)), 0);
+    assert_int_equal(r.h->x[A1], packed);
+    /* rt.bbox under the default: tfar 5 (0x4500) joins tnear 0.5 (0x3800) */
+    node_a(&r, NODE);
+    wcsr(&r, RTNODE, NODE);
+    const uint16_t bray[8] = {H_0, H_HALF, H_HALF, H_1, H_0, H_0, H_0, H_100};
+    ray16(&r, RAY + 64, bray);
+    r.h->x[A0] = RAY + 64;
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 0);
+    assert_int_equal(r.h->x[A1], 0x4500380000000B0BULL);
+    wcsr(&r, RTCFG, 0);
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 0);
+    assert_int_equal(r.h->x[A1], 0x0000380000000B0BULL);
+    /* FP32: PACK_HINT has no effect on rt.tri (tris: prim 1 at t 2.0f) */
+    wcsr(&r, PREC_MODE, MODE_FP32);
+    tris(&r);
+    ray32(&r, RAY, 0.25f, 0.125f, 0, 0, 0, 1, 0, 100);
+    r.h->x[A0] = RAY;
+    assert_int_equal(exec1(&r, RT_TRI(A1, A0, F_PACK)), 0);
+    assert_int_equal(r.h->x[A1], 0x8000000140000000ULL);
+    down(&r);
+    /* RTCAP without PACK_HINT (0x37): PACK_HINT_DFLT reads 0 and packs nothing */
+    up(&r, "xphmg-profile: 1\nname: nopack\ncsrs:\n  rtcap: 0x37\n");
+    tris_fp16(&r);
+    wcsr(&r, RTCFG, 0xFF07);
+    assert_int_equal(csr(&r, RTCFG), 0xFF03);
+    assert_int_equal(exec1(&r, RT_TRI(A1, A0, 0)), 0);
+    assert_int_equal(r.h->x[A1], plain);
+    down(&r);
+}
+
+/* A false predicate with ZMODE = 1 zeroes rd, the instruction's register destination,
+ * but leaves RTUV (written only by a hit, store-like) and the PB_OUT bank alone.
+ * REQ: RT-083 RT-091 RT-090 */
+static void test_rtuv_false_predicate(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    wcsr(&r, PREC_MODE, MODE_FP32);
+    tris(&r);
+    wcsr(&r, RTTRI, TRR);
+    ray32(&r, RAY, 0.25f, 0.125f, 0, 0, 0, 1, 0, 100);
+    r.h->x[A0] = RAY;
+    assert_int_equal(exec1(&r, RT_TRI(A1, A0, 0)), 0);
+    assert_int_equal(csr(&r, RTUV), 0x3E0000003E800000ULL);
+    wcsr(&r, PREC_MODE, MODE_FP32 | MODE_ZMODE);
+    wcsr(&r, PMASK1, 0xFE);
+    wcsr(&r, PMASK2, 0x3);
+    r.h->x[A1] = 0x55;
+    assert_int_equal(exec1(&r, RT_TRI(A1, A0, PBIN(1) | PBOUT(2))), 0);
+    assert_int_equal(r.h->x[A1], 0);
+    assert_int_equal(csr(&r, RTUV), 0x3E0000003E800000ULL);
+    assert_int_equal(csr(&r, PMASK2), 0x3);
+    down(&r);
+}
+
+/* RTCLSDEF mirrors DESCPOL[5:0] only: STRICT_DOM (bit 6) and anything above never show
+ * through, and a write to RTCLSDEF changes neither RTCLSDEF nor DESCPOL (Q-64).
+ * REQ: RT-021 RT-103 */
+static void test_rtclsdef_mirror(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    wcsr(&r, DESCPOL, 0x40); /* STRICT_DOM only */
+    assert_int_equal(csr(&r, DESCPOL), 0x40);
+    assert_int_equal(csr(&r, RTCLSDEF), 0);
+    wcsr(&r, DESCPOL, 0x7F);
+    assert_int_equal(csr(&r, DESCPOL), 0x7F);
+    assert_int_equal(csr(&r, RTCLSDEF), 0x3F);
+    wcsr(&r, RTCLSDEF, 0x5);
+    assert_int_equal(csr(&r, RTCLSDEF), 0x3F);
+    assert_int_equal(csr(&r, DESCPOL), 0x7F);
+    down(&r);
+}
+
+/* ---- offload jobs on the hart ---- */
+
+static uint32_t rtype(unsigned f7, unsigned rs2, unsigned rs1, unsigned f3, unsigned rd)
+{
+    return f7 << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | rd << 7 | 0x0B;
+}
+#define XSUBMIT(rd, rs1) rtype(0, 0, rs1, 0, rd)
+#define XWAIT(rs1)       rtype(1, 0, rs1, 0, 0)
+enum { T0 = 5, T1, T2 };
+
+/* Offload scene: the root at OBVH has one leaf (box [0,4]^3, TriRange at OBVH + 64 =
+ * index 4) with one FP32 triangle at z = 1, v0 (0,0,1) v1 (4,0,1) v2 (0,4,1): a ray from
+ * (1, 1, -j) along +z hits it at t = 1 + j. Hit queue OHQ and miss queue OMQ (cap 8). */
+#define OBVH  (RAM + 0x4000u)
+#define OTRI  (RAM + 0x4100u)
+#define OHQ   (RAM + 0x4300u)
+#define OMQ   (RAM + 0x4320u)
+#define OHITS (RAM + 0x4600u)
+#define OMISS (RAM + 0x4700u)
+#define ODESC (RAM + 0x4800u) /* descriptor j at ODESC + 128 j */
+#define ORQ   (RAM + 0x4200u) /* ray queue j at ORQ + 32 j */
+#define ORAYS (RAM + 0x4400u) /* rays of queue j at ORAYS + 128 j */
+
+static void oqueue(rig *r, uint64_t a, uint32_t head, uint32_t tail, uint32_t cap, uint64_t base)
+{
+    put32(r, a, head);
+    put32(r, a + 4, tail);
+    put32(r, a + 8, cap);
+    put32(r, a + 12, 0);
+    put64(r, a + 16, base);
+}
+
+static void offload_scene(rig *r)
+{
+    const uint16_t box[6] = {H_0, H_0, H_0, H_4, H_4, H_4};
+    child(r, OBVH, 0, box, 4);
+    put32(r, OBVH + 60, 0x2); /* child 0 leaf */
+    put32(r, OBVH + 64, 0);   /* TriRange: first 0, count 1, base OTRI */
+    put32(r, OBVH + 68, 1);
+    put64(r, OBVH + 72, OTRI);
+    const float tri[9] = {0, 0, 1, 4, 0, 1, 0, 4, 1};
+    for (int k = 0; k < 9; k++)
+        putf(r, OTRI + 4u * k, tri[k]);
+    oqueue(r, OHQ, 0, 0, 8, OHITS);
+    oqueue(r, OMQ, 0, 0, 8, OMISS);
+    wcsr(r, PREC_MODE, MODE_FP32);
+}
+
+/* Descriptor j: ray queue j (rays at base, n of them, ray i from (1, 1, -z0[i])), the
+ * shared hit and miss queues, opts. */
+static uint64_t odesc(rig *r, unsigned j, uint64_t base, unsigned n, const float *z0, uint32_t opts)
+{
+    uint64_t d = ODESC + 128u * j, q = ORQ + 32u * j;
+    for (unsigned i = 0; i < n; i++)
+        ray32(r, base + 32u * i, 1, 1, -z0[i], 0, 0, 1, 0, 100);
+    oqueue(r, q, 0, n, n + 1, base);
+    for (unsigned i = 0; i < 72; i += 8)
+        put64(r, d + i, 0);
+    put64(r, d, OBVH);
+    put64(r, d + 8, q);
+    put64(r, d + 16, OHQ);
+    put64(r, d + 24, OMQ);
+    put32(r, d + 40, opts);
+    return d;
+}
+
+static uint32_t rd32(rig *r, uint64_t a)
+{
+    const uint8_t *p = mem_ptr(r->m, a, 4);
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* FIFO (RT 9): three jobs append to one hit queue; their hits (t = 1, 2, 3 for jobs 1,
+ * 2, 3) land in submission order, and waiting for ticket 2 completes jobs 1 and 2 but
+ * not job 3. A queue served newest first puts t = 3 first.
+ * REQ: RT-121 RT-123 RT-122 RT-015 */
+static void test_offload_fifo(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    offload_scene(&r);
+    uint64_t tk[3];
+    for (unsigned j = 0; j < 3; j++) {
+        const float z0 = (float)j;
+        r.h->x[A0] = odesc(&r, j, ORAYS + 128u * j, 1, &z0, 0);
+        assert_int_equal(exec1(&r, XSUBMIT(T0 + j, A0)), 0);
+        tk[j] = r.h->x[T0 + j];
+    }
+    assert_true(tk[0] < tk[1] && tk[1] < tk[2]);
+    assert_int_equal(csr(&r, RTSTAT) & 1, 1); /* BUSY */
+    assert_int_equal(rd32(&r, OHQ + 4), 0);   /* nothing ran yet */
+    assert_int_equal(exec1(&r, XWAIT(T1)), 0);
+    assert_int_equal(rd32(&r, OHQ + 4), 2);
+    assert_int_equal(rd32(&r, OHITS + 8), 0x3F800000u);      /* job 1: t 1 */
+    assert_int_equal(rd32(&r, OHITS + 24 + 8), 0x40000000u); /* job 2: t 2 */
+    assert_int_equal(csr(&r, RTSTAT) & 1, 1);                /* job 3 still queued */
+    assert_int_equal(exec1(&r, XWAIT(0)), 0);
+    assert_int_equal(rd32(&r, OHQ + 4), 3);
+    assert_int_equal(rd32(&r, OHITS + 48 + 8), 0x40400000u); /* job 3: t 3 */
+    assert_int_equal(csr(&r, RTSTAT) & 1, 0);
+    down(&r);
+}
+
+/* A ray queue of two rays at the end of RAM: ray 0 in the last 32 bytes, ray 1 past the
+ * end (unmapped). Descriptor 1, opts as given. */
+#define OEND (RAM + RAM_SIZE - 32u)
+static uint64_t odesc_at_end(rig *r, uint32_t opts)
+{
+    const float z0 = 0;
+    uint64_t d = odesc(r, 1, OEND, 1, &z0, opts);
+    oqueue(r, ORQ + 32, 0, 2, 3, OEND);
+    return d;
+}
+
+/* Job predication (P-321): opts.PB = bank 1 as it was at xsubmit.rt; ray k is lane k.
+ * A masked-off ray gets no entry, its record is never read (ray 1 of odesc_at_end is
+ * unmapped: no fault) and HEAD passes it. A bad bank is illegal at submission (LAST_EC
+ * 1). REQ: RT-120 RT-082 RT-083 RT-085 RT-088 RT-112 RT-114 RT-080 */
+static void test_offload_predicated(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    offload_scene(&r);
+    const float z0[3] = {0, 1, 2};
+    r.h->x[A0] = odesc(&r, 0, ORAYS, 3, z0, 1u << 4);
+    wcsr(&r, PMASK1, 0x5); /* lanes 0 and 2 */
+    assert_int_equal(exec1(&r, XSUBMIT(T0, A0)), 0);
+    wcsr(&r, PMASK1, 0x7); /* too late for the queued job */
+    assert_int_equal(exec1(&r, XWAIT(0)), 0);
+    assert_int_equal(rd32(&r, OHQ + 4), 2);
+    assert_int_equal(rd32(&r, OHITS), 0); /* ray 0: t 1 */
+    assert_int_equal(rd32(&r, OHITS + 8), 0x3F800000u);
+    assert_int_equal(rd32(&r, OHITS + 24), 2); /* ray 2: t 3 */
+    assert_int_equal(rd32(&r, OHITS + 24 + 8), 0x40400000u);
+    assert_int_equal(rd32(&r, OMQ + 4), 0); /* no miss entry for ray 1 either */
+    assert_int_equal(rd32(&r, ORQ), 3);     /* HEAD = TAIL */
+    assert_int_equal(csr(&r, SVFAULTI), ~UINT64_C(0));
+    /* lane 1 off: the unmapped ray 1 is not read, the job completes */
+    wcsr(&r, PMASK1, 0x1);
+    r.h->x[A0] = odesc_at_end(&r, 1u << 4);
+    assert_int_equal(exec1(&r, XSUBMIT(T0, A0)), 0);
+    assert_int_equal(exec1(&r, XWAIT(0)), 0);
+    assert_int_equal(rd32(&r, ORQ + 32), 2);
+    assert_int_equal(rd32(&r, OHQ + 4), 3);
+    assert_int_equal(csr(&r, RTSTAT) & 0xFC, 0); /* no LAST_EC */
+    assert_int_equal(csr(&r, EVENTS), 0);
+    /* bank 5 does not exist: illegal instruction, LAST_EC 1 */
+    r.h->x[A0] = odesc(&r, 2, ORAYS + 256, 1, z0, 5u << 4);
+    assert_int_equal(exec1(&r, XSUBMIT(T0, A0)), 1);
+    assert_int_equal(r.h->mcause, 2);
+    assert_int_equal((csr(&r, RTSTAT) >> 2) & 0x3F, 1);
+    down(&r);
+}
+
+/* SVMEM rules of job fetches (P-320, P-322) with ray 1 unmapped (odesc_at_end):
+ *   FOF = 0: the job faults at ray 1: LAST_EC 3, SVFAULTI 1, HEAD 1, INV_MISS;
+ *   FOF = 1: fault-only-first stop at ray 1: no LAST_EC, SVFAULTI 1, HEAD 1;
+ *   FOF = 1 with the fault at ray 0 (queue starting at ray 1): a job fault;
+ *   BOUND_CHECK + ALLOW_OOB_ZERO: ray 1 reads as zeros, a miss, the job completes.
+ * REQ: RT-089 RT-096 RT-097 RT-099 RT-101 RT-102 RT-084 */
+static void test_offload_fof(void **state)
+{
+    (void)state;
+    static const struct {
+        uint64_t svmscl, svmmode;
+        uint32_t head;
+        unsigned last_ec;
+        uint64_t svfaulti;
+        uint32_t ray_head, hits, misses;
+    } cases[] = {
+        {0, 0, 0, 3, 1, 1, 1, 0},
+        {SVM_FOF, 0, 0, 0, 1, 1, 1, 0},
+        {SVM_FOF, 0, 1, 3, 0, 1, 0, 0},
+        {0, SVM_OOB0, 0, 0, ~UINT64_C(0), 2, 1, 1},
+    };
+    for (unsigned c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        rig r;
+        up(&r, NULL);
+        offload_scene(&r);
+        wcsr(&r, SVMSCL, cases[c].svmscl);
+        wcsr(&r, SVMMODE, cases[c].svmmode);
+        r.h->x[A0] = odesc_at_end(&r, 0);
+        put32(&r, ORQ + 32, cases[c].head);
+        assert_int_equal(exec1(&r, XSUBMIT(T0, A0)), 0);
+        assert_int_equal(exec1(&r, XWAIT(0)), 0); /* a job never traps */
+        assert_int_equal((csr(&r, RTSTAT) >> 2) & 0x3F, cases[c].last_ec);
+        assert_int_equal(csr(&r, SVFAULTI), cases[c].svfaulti);
+        assert_int_equal(rd32(&r, ORQ + 32), cases[c].ray_head);
+        assert_int_equal(rd32(&r, OHQ + 4), cases[c].hits);
+        assert_int_equal(rd32(&r, OMQ + 4), cases[c].misses);
+        assert_int_equal(csr(&r, EVENTS) & 1, 1); /* INV_MISS */
+        down(&r);
+    }
+}
+
+/* RT's dependencies in the profile loader (P-325): RTCAP != 0 needs CAP.VERS >= 0.1.1 and
+ * PMASK; the same profiles with rtcap: 0 load, and RT is then unsupported: rt.bbox,
+ * rt.tri and xsubmit.rt trap with LAST_EC 2. A profile without the XMEM LDS keeps RT
+ * (a recommended dependency, RT-004). REQ: RT-001 RT-002 RT-115 */
+static void test_profile_dependencies(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *csrs, *why;
+    } bad[] = {
+        {"  cap_vers: 0x10000\n", "CAP.VERS"},
+        {"  cap_pmask_cap: 0\n", "PMASK"},
+    };
+    char err[256], y[256];
+    for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(y, sizeof y, "xphmg-profile: 1\nname: d\ncsrs:\n%s", bad[i].csrs);
+        cap_profile *p = cap_profile_parse(y, strlen(y), "t", err, sizeof err);
+        assert_null(p);
+        assert_non_null(strstr(err, "rtcap"));
+        assert_non_null(strstr(err, bad[i].why));
+        snprintf(y, sizeof y, "xphmg-profile: 1\nname: d\ncsrs:\n%s  rtcap: 0\n", bad[i].csrs);
+        rig r;
+        up(&r, y);
+        assert_int_equal(csr(&r, RTCAP), 0);
+        r.h->x[A0] = RAY;
+        assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 1);
+        assert_int_equal(r.h->mcause, 2);
+        assert_int_equal(exec1(&r, RT_TRI(A1, A0, 0)), 1);
+        assert_int_equal(r.h->mcause, 2);
+        assert_int_equal(exec1(&r, XSUBMIT(T0, A0)), 1);
+        assert_int_equal(r.h->mcause, 2);
+        assert_int_equal((csr(&r, RTSTAT) >> 2) & 0x3F, 2);
+        down(&r);
+    }
+    /* CAP 0.1.1 itself and a later major version satisfy RT */
+    static const char *const good[] = {"  cap_vers: 0x10100\n", "  cap_vers: 0x1000000\n",
+                                       "  cap_xmem_cap: {LDS: 0}\n"};
+    for (unsigned i = 0; i < 3; i++) {
+        snprintf(y, sizeof y, "xphmg-profile: 1\nname: d\ncsrs:\n%s", good[i]);
+        cap_profile *p = cap_profile_parse(y, strlen(y), "t", err, sizeof err);
+        assert_non_null(p);
+        cap_profile_free(p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_csrs),       cmocka_unit_test(test_bbox_fp32),
-        cmocka_unit_test(test_bbox_fp16),  cmocka_unit_test(test_bbox_trap),
-        cmocka_unit_test(test_tri),        cmocka_unit_test(test_tri_fp16),
-        cmocka_unit_test(test_predicates), cmocka_unit_test(test_faults),
-        cmocka_unit_test(test_illegal),    cmocka_unit_test(test_unsup_fmt),
+        cmocka_unit_test(test_csrs),
+        cmocka_unit_test(test_bbox_fp32),
+        cmocka_unit_test(test_bbox_fp16),
+        cmocka_unit_test(test_bbox_trap),
+        cmocka_unit_test(test_tri),
+        cmocka_unit_test(test_tri_fp16),
+        cmocka_unit_test(test_predicates),
+        cmocka_unit_test(test_faults),
+        cmocka_unit_test(test_illegal),
+        cmocka_unit_test(test_unsup_fmt),
+        cmocka_unit_test(test_w_guard),
+        cmocka_unit_test(test_pack_hint),
+        cmocka_unit_test(test_rtuv_false_predicate),
+        cmocka_unit_test(test_rtclsdef_mirror),
+        cmocka_unit_test(test_offload_fifo),
+        cmocka_unit_test(test_offload_predicated),
+        cmocka_unit_test(test_offload_fof),
+        cmocka_unit_test(test_profile_dependencies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -232,6 +232,144 @@ static void test_prefetch_and_hints(void **state)
     xmem_cache_fini(&c);
 }
 
+/* CAP.XMEM.CAP with WAY_PART 4, CLASS_PART 9, NONTEMP 6, STREAM_PROF 10. */
+#define CAP_POLICY (CAP_DEFAULT | 0x40u)
+
+static bool not_0x10200(void *ctx, uint64_t line_addr)
+{
+    (void)ctx;
+    return line_addr != 0x10200;
+}
+#define L1CFG_CLASS(n) ((uint64_t)(n) << 24)
+
+/* The policy from CAP state (XMEM 5.3): the active class's way mask (ways 8+ shared,
+ * every way without WAY_PART, CL0 without CLASS_PART), L2_ONLY, NONTEMP (only with the
+ * NONTEMP capability), STREAM with STREAM_CTL (only with STREAM_PROF), SPROF fields.
+ * REQ: XMEM-051 XMEM-050 XMEM-055 */
+static void test_policy(void **state)
+{
+    (void)state;
+    xmem_cache c;
+    assert_int_equal(xmem_cache_init(&c, CAP_DEFAULT, PARAMS(12, 6)), 0);
+    xmem_cache_pol p = xmem_cache_policy(&c, CAP_POLICY, L1CFG_CLASS(1), 0x03F0, 0, 0);
+    assert_int_equal(p.waymask, 0xF03); /* CL1 = ways 0-1, ways 8-11 shared */
+    p = xmem_cache_policy(&c, CAP_POLICY & ~0x200u, L1CFG_CLASS(1), 0x03F0, 0, 0);
+    assert_int_equal(p.waymask, 0xFF0); /* no CLASS_PART: CL0 */
+    p = xmem_cache_policy(&c, CAP_POLICY & ~0x10u, L1CFG_CLASS(1), 0x03F0, 0, 0);
+    assert_int_equal(p.waymask, 0xFFF); /* no WAY_PART: every way */
+    assert_false(p.no_alloc || p.nontemp || p.stream_depth);
+    p = xmem_cache_policy(&c, CAP_POLICY, 0, 0xFF, 0, 0x02 | 0x08);
+    assert_true(p.no_alloc);
+    assert_true(p.nontemp);
+    p = xmem_cache_policy(&c, CAP_POLICY & ~0x40u, 0, 0xFF, 0, 0x08);
+    assert_false(p.nontemp); /* NONTEMP absent: the hint is ignored */
+    /* STREAM_CTL: STRIDE 15:0, PF_DEPTH 23:16, NONTEMP_EN 24 */
+    p = xmem_cache_policy(&c, CAP_POLICY, 0, 0xFF, 0x1050200, 0x20);
+    assert_int_equal(p.stream_stride, 0x200);
+    assert_int_equal(p.stream_depth, 5);
+    assert_true(p.nontemp);
+    p = xmem_cache_policy(&c, CAP_POLICY, 0, 0xFF, 0x1050200, 0);
+    assert_int_equal(p.stream_depth, 0); /* no STREAM hint */
+    p = xmem_cache_policy(&c, CAP_POLICY & ~0x400u, 0, 0xFF, 0x1050200, 0x20);
+    assert_int_equal(p.stream_depth, 0); /* no STREAM_PROF */
+    /* SPROFn: STRIDE 15:0, PF_DEPTH 23:16, NT_POLICY 27:24 */
+    xmem_cache_pol_sprof(&p, 0x2070040);
+    assert_int_equal(p.stream_stride, 0x40);
+    assert_int_equal(p.stream_depth, 7);
+    assert_true(p.nontemp);
+    xmem_cache_pol_sprof(&p, 0x0010000);
+    assert_false(p.nontemp);
+    xmem_cache_fini(&c);
+}
+
+/* Fills obey the way mask; an empty mask or all-locked class bypasses; lookups hit in
+ * any way; a stream fetches depth lines stride apart (0 = one line) where ok() allows;
+ * non-temporal fills are the next victim. 2 ways of 64 B: 256 sets, 0x4000 apart share
+ * a set. REQ: XMEM-086 XMEM-089 */
+static void test_masks_streams_nontemp(void **state)
+{
+    (void)state;
+    xmem_cache c;
+    unsigned f;
+    assert_int_equal(xmem_cache_init(&c, CAP_DEFAULT, PARAMS(2, 6)), 0);
+    xmem_cache_pol one = xmem_cache_pol_all(&c);
+    one.waymask = 1;
+    xmem_cache_set_policy(&c, &one);
+    xmem_cache_access(&c, 0x0, 8, false, 0);
+    xmem_cache_access(&c, 0x4000, 8, false, 0); /* same set, way 0 again: evicts 0x0 */
+    assert_false(xmem_cache_probe(&c, 0x0, &f));
+    assert_int_equal(c.st.evictions, 1);
+    xmem_cache_pol none = one;
+    none.waymask = 0;
+    xmem_cache_set_policy(&c, &none);
+    xmem_cache_access(&c, 0x4000, 8, false, 0); /* resident: hits though not in mask */
+    assert_int_equal(c.st.hits, 1);
+    xmem_cache_access(&c, 0x8000, 8, true, 0);
+    assert_false(xmem_cache_probe(&c, 0x8000, &f));
+    assert_int_equal(c.st.bypasses, 1);
+    /* a lock through an empty mask overflows without a fill */
+    assert_true(xmem_cache_lock(&c, 0xC000, 1));
+    assert_int_equal(c.st.locked, 0);
+    /* stream: depth 3, stride 0x100 after an access at 0x10000; 0x10200 refused */
+    xmem_cache_reset(&c);
+    xmem_cache_pol st = xmem_cache_pol_all(&c);
+    st.stream_depth = 3;
+    st.stream_stride = 0x100;
+    xmem_cache_set_policy(&c, &st);
+    xmem_cache_stream(&c, 0x10000, not_0x10200, NULL);
+    assert_true(xmem_cache_probe(&c, 0x10100, &f));
+    assert_false(xmem_cache_probe(&c, 0x10200, &f));
+    assert_true(xmem_cache_probe(&c, 0x10300, &f));
+    assert_false(xmem_cache_probe(&c, 0x10040, &f));
+    assert_int_equal(c.st.stream_prefetches, 3);
+    st.stream_stride = 0; /* one line */
+    st.stream_depth = 1;
+    xmem_cache_set_policy(&c, &st);
+    xmem_cache_stream(&c, 0x20000, NULL, NULL);
+    assert_true(xmem_cache_probe(&c, 0x20040, &f));
+    /* non-temporal: A temporal, B non-temporal, C evicts B */
+    xmem_cache_reset(&c);
+    xmem_cache_pol nt = xmem_cache_pol_all(&c);
+    nt.nontemp = true;
+    xmem_cache_access(&c, 0x0, 8, false, 0);
+    xmem_cache_set_policy(&c, &nt);
+    xmem_cache_access(&c, 0x4000, 8, false, 0);
+    xmem_cache_pol all = xmem_cache_pol_all(&c);
+    xmem_cache_set_policy(&c, &all);
+    xmem_cache_access(&c, 0x8000, 8, false, 0);
+    assert_true(xmem_cache_probe(&c, 0x0, &f));
+    assert_false(xmem_cache_probe(&c, 0x4000, &f));
+    assert_int_equal(c.st.nontemp_fills, 1);
+    /* no allocation */
+    xmem_cache_pol na = all;
+    na.no_alloc = true;
+    xmem_cache_set_policy(&c, &na);
+    xmem_cache_access(&c, 0x100000, 8, false, 0);
+    assert_false(xmem_cache_probe(&c, 0x100000, &f));
+    xmem_cache_fini(&c);
+}
+
+/* The counters in their guest-visible order (the XML names xmem_l1_<name>). */
+static void test_stat_order(void **state)
+{
+    (void)state;
+    xmem_cache_stats st = {0};
+    st.hits = 1;
+    st.bypasses = 9;
+    st.locked = 12;
+    st.hinted[5] = 18;
+    assert_string_equal(xmem_cache_stat_name(0), "hits");
+    assert_int_equal(xmem_cache_stat(&st, 0), 1);
+    assert_string_equal(xmem_cache_stat_name(8), "bypasses");
+    assert_int_equal(xmem_cache_stat(&st, 8), 9);
+    assert_string_equal(xmem_cache_stat_name(11), "locked");
+    assert_int_equal(xmem_cache_stat(&st, 11), 12);
+    assert_string_equal(xmem_cache_stat_name(17), "hint_stream");
+    assert_int_equal(xmem_cache_stat(&st, 17), 18);
+    assert_null(xmem_cache_stat_name(XMEM_CACHE_NSTATS));
+    assert_int_equal(xmem_cache_stat(&st, XMEM_CACHE_NSTATS), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -241,6 +379,9 @@ int main(void)
         cmocka_unit_test(test_lock_counting),
         cmocka_unit_test(test_lock_huge_and_clamp),
         cmocka_unit_test(test_prefetch_and_hints),
+        cmocka_unit_test(test_policy),
+        cmocka_unit_test(test_masks_streams_nontemp),
+        cmocka_unit_test(test_stat_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

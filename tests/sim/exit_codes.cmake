@@ -1,16 +1,85 @@
-# exit_codes.cmake — xphmg-sim's own exit statuses (docs/sim.md): --help 0, bad option
-# 125, missing PROG 125, unloadable PROG 126, bad --ram 125.
+# exit_codes.cmake — xphmg-sim's own exit statuses (docs/sim.md, "Exit status").
+# -DSIM=xphmg-sim; with -DSPIN_ELF/-DEXIT_ELF/-DBUDGET_ELF/-DPROFILE/-DWORK (guest programs
+# from tests/host) also the paths that need a loadable program. Under ASan (sanitize
+# build) a leak on any of these paths would make the status 1 (errata P-304).
 function(expect rc)
   execute_process(COMMAND ${SIM} ${ARGN} RESULT_VARIABLE got OUTPUT_QUIET ERROR_VARIABLE err)
   if(NOT got EQUAL rc)
     message(FATAL_ERROR "xphmg-sim ${ARGN}: exit ${got}, expected ${rc}\n${err}")
   endif()
+  set(last_err "${err}" PARENT_SCOPE)
 endfunction()
+# The reason line on stderr the simulator's own exits must carry.
+function(expect_err re)
+  if(NOT last_err MATCHES "${re}")
+    message(FATAL_ERROR "stderr does not match '${re}':\n${last_err}")
+  endif()
+endfunction()
+
 expect(0 --help)
 expect(125 --no-such-option x.elf)
 expect(125)
 expect(125 --ram 12Q ${CMAKE_CURRENT_LIST_FILE})
 expect(125 --max-insns 0 ${CMAKE_CURRENT_LIST_FILE})
 expect(125 --ram-base 0x02000000 ${CMAKE_CURRENT_LIST_FILE})
+expect(125 --timeout 0 ${CMAKE_CURRENT_LIST_FILE})
+expect(125 --timeout 1x ${CMAKE_CURRENT_LIST_FILE})
 expect(126 ${CMAKE_CURRENT_LIST_FILE})            # not an ELF
 expect(126 /nonexistent/prog.elf)
+
+if(NOT DEFINED SPIN_ELF)
+  return()
+endif()
+file(MAKE_DIRECTORY ${WORK})
+# Error paths after the profile / the program / the HTIF are set up (P-304).
+expect(126 --profile ${PROFILE} ${CMAKE_CURRENT_LIST_FILE})
+expect(125 --profile ${PROFILE} --dir /nonexistent ${EXIT_ELF} exit 0)
+expect(127 --profile ${PROFILE} --log-file /nonexistent/dir/log ${EXIT_ELF} exit 0)
+expect_err("cannot open /nonexistent/dir/log")
+expect(0 --profile ${PROFILE} --dir ${WORK} --log-file ${WORK}/log ${EXIT_ELF} exit 0)
+expect(7 --profile ${PROFILE} ${EXIT_ELF} exit 7)
+# A profile that is not one: duplicate top-level key, nesting (P-306).
+file(WRITE ${WORK}/dup.yaml "xphmg-profile: 1\nname: d\ncsrs: {}\ncsrs: {}\n")
+expect(125 --profile ${WORK}/dup.yaml ${EXIT_ELF} exit 0)
+expect_err("'csrs' given twice")
+# A profile at the 1 MiB size limit nested 1M deep is rejected at once (took minutes:
+# libyaml is quadratic in the depth), and so are aliases.
+string(REPEAT "[" 1048000 deep)
+file(WRITE ${WORK}/deep.yaml "xphmg-profile: 1\nname: d\ncsrs: ${deep}\n")
+string(TIMESTAMP t0 "%s")
+expect(125 --profile ${WORK}/deep.yaml ${EXIT_ELF} exit 0)
+expect_err("deep.yaml:3: nested deeper than 8 levels")
+string(TIMESTAMP t1 "%s")
+math(EXPR dt "${t1} - ${t0}")
+if(dt GREATER 5)
+  message(FATAL_ERROR "rejecting a deeply nested profile took ${dt} s")
+endif()
+file(WRITE ${WORK}/alias.yaml "xphmg-profile: 1\nname: &n d\ndescription: *n\n")
+expect(125 --profile ${WORK}/alias.yaml ${EXIT_ELF} exit 0)
+expect_err("aliases are not allowed")
+# --dir must name a directory even when the program has no HTIF (P-305).
+expect(125 --dir /nonexistent --max-insns 1000 ${SPIN_ELF})
+expect_err("--dir /nonexistent")
+expect(124 --dir ${WORK} --max-insns 1000 ${SPIN_ELF})
+# Budgets: --max-insns with work charged inside one instruction (P-300), --timeout both
+# between instructions and inside a long one (P-307).
+expect(124 --max-insns 1000 ${SPIN_ELF})
+expect_err("--max-insns 1000 reached .*1000 instructions, 0 traps, 0 work units charged")
+expect(124 --max-insns 1000000 --stats ${BUDGET_ELF} rttri)
+# charged per chunk of 4096 triangles: stops within the budget, not after 2M
+expect_err(" 9[0-9][0-9][0-9][0-9][0-9] work units charged")
+expect(124 --max-insns 1000000 --log-file ${WORK}/charged.log ${BUDGET_ELF} cpy)
+file(STRINGS ${WORK}/charged.log tail REGEX "^# xphmg-sim: [0-9]+ work units charged")
+if(NOT tail)
+  message(FATAL_ERROR "the commit log does not say what was charged")
+endif()
+string(TIMESTAMP t0 "%s")
+expect(123 --timeout 1 ${SPIN_ELF})
+expect_err("--timeout 1 s reached at pc")
+expect(123 --timeout 1 ${BUDGET_ELF} rtjob)
+expect_err("--timeout reached inside")
+string(TIMESTAMP t1 "%s")
+math(EXPR dt "${t1} - ${t0}")
+if(dt GREATER 20)
+  message(FATAL_ERROR "two --timeout 1 runs took ${dt} s")
+endif()

@@ -1,18 +1,20 @@
 /* xphmg-bvh — builds XBVH blobs (include/xphmg/bvh.h) from mesh files or built-in meshes,
  * and prints the statistics of a blob. docs/tools.md "xphmg-bvh".
  *
- *   xphmg-bvh [--scale S] MESH OUT.xbvh
+ *   xphmg-bvh [--scale S] [--import-cpu S] [--import-mem MIB] MESH OUT.xbvh
  *   xphmg-bvh [--scale S] [--tris N] --procedural NAME OUT.xbvh
  *   xphmg-bvh --info FILE.xbvh
  *
- * Exit status: 0 ok, 1 bad input (mesh, blob, write error), 2 usage. */
+ * Exit status: 0 ok, 1 bad input (mesh, blob, write error), 2 usage, 3 the mesh importer
+ * crashed, hung or ran over its CPU-time or memory limit (it runs in a child process:
+ * bvh_isolate.h, errata P-308). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bvh_mesh.h"
+#include "bvh_isolate.h"
 #include "xphmg/bvh.h"
 
 static const char *prog = "xphmg-bvh";
@@ -21,11 +23,14 @@ static int usage(const char *msg)
 {
     if (msg) fprintf(stderr, "%s: %s\n", prog, msg);
     fprintf(stderr,
-            "usage: %s [--scale S] MESH OUT.xbvh\n"
+            "usage: %s [--scale S] [--import-cpu S] [--import-mem MIB] MESH OUT.xbvh\n"
             "       %s [--scale S] [--tris N] --procedural NAME OUT.xbvh\n"
             "       %s --info FILE.xbvh\n"
-            "NAME: sphere terrain soup grid\n",
-            prog, prog, prog);
+            "NAME: sphere terrain soup grid\n"
+            "The importer runs in a child process limited to --import-cpu seconds of CPU\n"
+            "time (default %u) and --import-mem MiB of memory (default %u); exit 3 when it\n"
+            "crashes, hangs or runs over them.\n",
+            prog, prog, prog, BVH_IMPORT_DEFAULT_CPU_S, BVH_IMPORT_DEFAULT_MEM_MB);
     return 2;
 }
 
@@ -89,6 +94,8 @@ int main(int argc, char **argv)
     const char *info = NULL, *proc = NULL, *pos[2] = {NULL, NULL};
     float scale = 1.0f;
     size_t ntris = 4096;
+    unsigned long long import_cpu = BVH_IMPORT_DEFAULT_CPU_S,
+                       import_mem = BVH_IMPORT_DEFAULT_MEM_MB;
     int npos = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -97,7 +104,8 @@ int main(int argc, char **argv)
             return 0;
         }
         bool has_arg = strcmp(a, "--scale") == 0 || strcmp(a, "--info") == 0 ||
-                       strcmp(a, "--procedural") == 0 || strcmp(a, "--tris") == 0;
+                       strcmp(a, "--procedural") == 0 || strcmp(a, "--tris") == 0 ||
+                       strcmp(a, "--import-cpu") == 0 || strcmp(a, "--import-mem") == 0;
         if (has_arg && i + 1 >= argc) {
             fprintf(stderr, "%s: %s needs an argument\n", prog, a);
             return usage(NULL);
@@ -119,6 +127,14 @@ int main(int argc, char **argv)
                 return usage(NULL);
             }
             ntris = (size_t)v;
+        } else if (strcmp(a, "--import-cpu") == 0 || strcmp(a, "--import-mem") == 0) {
+            char *end;
+            unsigned long long v = strtoull(argv[++i], &end, 10);
+            if (*end || end == argv[i] || argv[i][0] == '-' || v < 1 || v > 1000000) {
+                fprintf(stderr, "%s: %s %s: not a number in 1..1000000\n", prog, a, argv[i]);
+                return usage(NULL);
+            }
+            *(a[9] == 'c' ? &import_cpu : &import_mem) = v;
         } else if (strcmp(a, "--info") == 0) {
             info = argv[++i];
         } else if (strcmp(a, "--procedural") == 0) {
@@ -158,10 +174,13 @@ int main(int argc, char **argv)
             for (int k = 0; k < 9; k++)
                 tris[i][k] *= scale;
     } else {
-        tris = bvh_mesh_load_file(pos[0], scale, &n, err, sizeof err);
+        bvh_import_limits lim = {(unsigned)import_cpu, (size_t)import_mem << 20,
+                                 2 * (unsigned)import_cpu + 10};
+        bvh_import_failure why;
+        tris = bvh_mesh_load_file_isolated(pos[0], scale, &lim, &n, &why, err, sizeof err);
         if (!tris) {
             fprintf(stderr, "%s: %s\n", prog, err);
-            return 1;
+            return why == BVH_IMPORT_LIMIT ? 3 : 1;
         }
     }
     bvh_blob b;

@@ -2,10 +2,12 @@
  * Usage and exit codes: usage() below and docs/sim.md. */
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "hart.h"
 #include "htif.h"
@@ -15,10 +17,11 @@
 
 /* Exit codes of the simulator itself; any other status is the guest's (0..255). */
 enum {
-    EXIT_LIMIT = 124, /* --max-insns reached */
-    EXIT_USAGE = 125, /* bad command line */
-    EXIT_LOAD = 126,  /* the program cannot be loaded (not a RISC-V ELF, does not fit) */
-    EXIT_HOST = 127,  /* host-side failure: out of memory, HTIF protocol error, I/O */
+    EXIT_TIMEOUT = 123, /* --timeout reached */
+    EXIT_LIMIT = 124,   /* --max-insns reached */
+    EXIT_USAGE = 125,   /* bad command line */
+    EXIT_LOAD = 126,    /* the program cannot be loaded (not a RISC-V ELF, does not fit) */
+    EXIT_HOST = 127,    /* host-side failure: out of memory, HTIF protocol error, I/O */
 };
 
 static void usage(FILE *f)
@@ -31,25 +34,32 @@ static void usage(FILE *f)
             "  --ram SIZE         guest RAM size (bytes; K, M, G suffixes), default 256M\n"
             "  --ram-base ADDR    guest RAM base address, default 0x80000000 (RAM must not\n"
             "                     overlap the CLINT or the profile's LDS window)\n"
-            "  --max-insns N      stop after N instructions (retired or trapped); exit 124\n"
+            "  --max-insns N      stop after N instructions (retired or trapped) plus work\n"
+            "                     units charged by offload jobs and multi-element\n"
+            "                     instructions (docs/sim.md, Limits); exit 124\n"
+            "  --timeout SECONDS  stop after SECONDS of wall-clock time; exit 123\n"
             "  --log-commits      write a Spike-format commit log (one line per retired\n"
             "                     instruction) to stderr\n"
             "  --log-file FILE    write the commit log to FILE instead (implies --log-commits)\n"
-            "  --stats            print instructions retired and simulated MIPS on stderr\n"
+            "  --stats            print instructions retired, simulated MIPS and the XMEM L1\n"
+            "                     statistics on stderr\n"
             "  --rt-threads N     host threads an RT offload job is split over (1-64, default 1;\n"
             "                     results do not depend on it)\n"
             "  --dir DIR          host directory the guest's file syscalls are confined to\n"
+            "  --host-stat        stat/fstat show the host's inode numbers, owners and times\n"
+            "                     (default: values derived from the run, reproducible)\n"
             "  --profile FILE     XPHMG implementation profile (YAML, docs/cap.md); default\n"
             "                     profiles/default.yaml's values\n"
             "  --help             this text\n"
             "\n"
             "exit status:\n"
             "  0..255  the guest's exit status (HTIF exit / exit())\n"
+            "  123     --timeout reached before the guest exited\n"
             "  124     --max-insns reached before the guest exited\n"
             "  125     bad command line\n"
             "  126     PROG cannot be loaded (not a RISC-V ELF64 executable, does not fit RAM)\n"
             "  127     host-side failure (out of memory, HTIF protocol error, I/O error)\n"
-            "A guest that exits with status 124..127 is indistinguishable from these; the\n"
+            "A guest that exits with status 123..127 is indistinguishable from these; the\n"
             "simulator's own exits always print a one-line reason on stderr.\n");
 }
 
@@ -89,11 +99,39 @@ static int parse_u64(const char *s, uint64_t *out, int allow_suffix)
 typedef struct {
     htif *io;
     int host_error;
+    int timeout;
 } poll_ctx;
+
+/* --timeout: SIGALRM sets timed_out, seen by on_poll after the current batch (at most a
+ * few thousand instructions). Should the hart not get there (a host call that blocks, a
+ * single very long instruction without --max-insns), a second alarm TIMEOUT_GRACE_S
+ * later ends the process from the handler itself. */
+#define TIMEOUT_GRACE_S 2
+static volatile sig_atomic_t timed_out;
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    if (!timed_out) {
+        timed_out = 1;
+        alarm(TIMEOUT_GRACE_S);
+        return;
+    }
+    static const char msg[] = "xphmg-sim: --timeout reached inside a host call or "
+                              "instruction; the commit log may be cut short\n";
+    if (write(2, msg, sizeof msg - 1) < 0) _exit(EXIT_TIMEOUT);
+    _exit(EXIT_TIMEOUT);
+}
 
 static void on_poll(hart *h, void *ctx)
 {
     poll_ctx *p = ctx;
+    if (timed_out) {
+        hart_halt(h, EXIT_TIMEOUT);
+        p->timeout = 1;
+        return;
+    }
+    if (!p->io) return;
     int code = 0;
     int r = htif_poll(p->io, &code);
     if (r == 1) {
@@ -112,10 +150,35 @@ static double now_s(clockid_t clk)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* Everything main() acquires, released by finish() on every path (errata P-304: no
+ * exit code comes with a leak). */
+typedef struct {
+    cap_profile *prof;
+    sim_mem *mem;
+    sim_image img;
+    hart *h;
+    htif *io;
+    xphmg_ext *ext;
+    FILE *log;
+} sim_run;
+
+static int finish(sim_run *r, int status)
+{
+    if (r->log && r->log != stderr) fclose(r->log);
+    htif_free(r->io);
+    hart_free(r->h);
+    xphmg_ext_free(r->ext);
+    cap_profile_free(r->prof);
+    sim_image_free(&r->img);
+    mem_free(r->mem);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     uint64_t ram_size = UINT64_C(256) << 20, ram_base = UINT64_C(0x80000000), max_insns = 0;
-    int log_commits = 0, stats = 0;
+    uint64_t timeout_s = 0;
+    int log_commits = 0, stats = 0, host_stat = 0;
     uint64_t rt_threads = 1;
     const char *dir = NULL, *log_file = NULL, *profile_path = NULL;
     int i = 1;
@@ -146,6 +209,14 @@ int main(int argc, char **argv)
                 return EXIT_USAGE;
             }
             i++;
+        } else if (!strcmp(o, "--timeout")) {
+            if (parse_u64(val, &timeout_s, 0) || timeout_s == 0 || timeout_s > 100000000) {
+                fprintf(stderr, "xphmg-sim: --timeout needs a number of seconds (1-100000000)\n");
+                return EXIT_USAGE;
+            }
+            i++;
+        } else if (!strcmp(o, "--host-stat")) {
+            host_stat = 1;
         } else if (!strcmp(o, "--log-commits")) {
             log_commits = 1;
         } else if (!strcmp(o, "--log-file")) {
@@ -197,88 +268,101 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *prog = argv[i];
-    cap_profile *prof = NULL;
+    sim_run run;
+    memset(&run, 0, sizeof run);
     if (profile_path) {
         char perr[512];
-        prof = cap_profile_load(profile_path, perr, sizeof perr);
-        if (!prof) {
+        run.prof = cap_profile_load(profile_path, perr, sizeof perr);
+        if (!run.prof) {
             fprintf(stderr, "xphmg-sim: bad profile: %s\n", perr);
             return EXIT_USAGE;
         }
     }
     uint64_t lds_base, lds_size;
-    if (xphmg_ext_lds_window(prof, &lds_base, &lds_size) && ram_base < lds_base + lds_size &&
+    if (xphmg_ext_lds_window(run.prof, &lds_base, &lds_size) && ram_base < lds_base + lds_size &&
         lds_base < ram_base + ram_size) {
         fprintf(stderr, "xphmg-sim: RAM overlaps the LDS window [0x%" PRIx64 ", +0x%" PRIx64 ")\n",
                 lds_base, lds_size);
-        cap_profile_free(prof);
-        return EXIT_USAGE;
+        return finish(&run, EXIT_USAGE);
     }
 
-    sim_mem *mem = mem_new(ram_base, ram_size);
-    if (!mem) {
+    run.mem = mem_new(ram_base, ram_size);
+    if (!run.mem) {
         fprintf(stderr, "xphmg-sim: cannot allocate %" PRIu64 " bytes of guest RAM\n", ram_size);
-        return EXIT_HOST;
+        return finish(&run, EXIT_HOST);
     }
     char err[512];
-    sim_image img;
-    memset(&img, 0, sizeof img);
-    if (sim_load_elf(prog, mem, &img, err, sizeof err)) {
+    if (sim_load_elf(prog, run.mem, &run.img, err, sizeof err)) {
         fprintf(stderr, "xphmg-sim: %s\n", err);
-        mem_free(mem);
-        return EXIT_LOAD;
+        return finish(&run, EXIT_LOAD);
     }
     uint64_t sp = 0;
-    if (sim_place_args(mem, &img, argc - i, argv + i, &sp, err, sizeof err)) {
+    if (sim_place_args(run.mem, &run.img, argc - i, argv + i, &sp, err, sizeof err)) {
         fprintf(stderr, "xphmg-sim: %s\n", err);
-        sim_image_free(&img);
-        mem_free(mem);
-        return EXIT_LOAD;
+        return finish(&run, EXIT_LOAD);
     }
-    hart *h = hart_new(mem, img.entry);
-    htif *io = NULL;
-    if (h && img.has_tohost) {
-        io = htif_new(mem, img.tohost, img.has_fromhost ? img.fromhost : 0, dir, err, sizeof err);
-        if (!io) {
+    if (dir && !run.img.has_tohost) {
+        /* No HTIF: --dir could never be used; still refuse a directory that is not one
+         * (errata P-305), as a program with tohost would. */
+        xsys *probe = xsys_new(run.mem, dir, err, sizeof err);
+        if (!probe) {
             fprintf(stderr, "xphmg-sim: %s\n", err);
-            hart_free(h);
-            sim_image_free(&img);
-            mem_free(mem);
-            return EXIT_USAGE; /* the only failure not caused by the ELF: a bad --dir */
+            return finish(&run, EXIT_USAGE);
         }
+        xsys_free(probe);
     }
-    if (!h) {
+    run.h = hart_new(run.mem, run.img.entry);
+    if (!run.h) {
         fprintf(stderr, "xphmg-sim: out of memory\n");
-        sim_image_free(&img);
-        mem_free(mem);
-        return EXIT_HOST;
+        return finish(&run, EXIT_HOST);
     }
-    xphmg_ext *ext = xphmg_ext_attach(h, prof, err, sizeof err);
-    if (!ext) {
+    if (run.img.has_tohost) {
+        run.io = htif_new(run.mem, run.img.tohost, run.img.has_fromhost ? run.img.fromhost : 0, dir,
+                          err, sizeof err);
+        if (!run.io) {
+            fprintf(stderr, "xphmg-sim: %s\n", err);
+            return finish(&run,
+                          EXIT_USAGE); /* the only failure not caused by the ELF: a bad --dir */
+        }
+        htif_set_host_stat(run.io, host_stat);
+    }
+    run.ext = xphmg_ext_attach(run.h, run.prof, err, sizeof err);
+    if (!run.ext) {
         fprintf(stderr, "xphmg-sim: %s\n", err);
-        return EXIT_HOST;
+        return finish(&run, EXIT_HOST);
     }
-    ext->rt.threads = (unsigned)rt_threads;
-    if (!img.has_tohost)
+    run.ext->rt.threads = (unsigned)rt_threads;
+    if (!run.img.has_tohost)
         fprintf(stderr,
                 "xphmg-sim: warning: %s has no 'tohost' symbol: it cannot exit "
                 "(stop it with --max-insns)\n",
                 prog);
+    hart *h = run.h;
+    hart_set_charging(h, true);
     h->x[2] = sp;
     h->x[10] = (uint64_t)(argc - i);
     h->x[11] = sp + 8;
 
-    poll_ctx pc = {io, 0};
-    if (io) hart_set_poll(h, on_poll, &pc, img.tohost, img.tohost + 8);
-    FILE *log = NULL;
+    poll_ctx pc = {run.io, 0, 0};
+    if (run.io || timeout_s)
+        hart_set_poll(h, on_poll, &pc, run.io ? run.img.tohost : 0,
+                      run.io ? run.img.tohost + 8 : 0);
     if (log_commits) {
-        log = log_file ? fopen(log_file, "w") : stderr;
-        if (!log) {
+        run.log = log_file ? fopen(log_file, "w") : stderr;
+        if (!run.log) {
             fprintf(stderr, "xphmg-sim: cannot open %s: %s\n", log_file, strerror(errno));
-            return EXIT_HOST;
+            return finish(&run, EXIT_HOST);
         }
-        setvbuf(log, NULL, _IOFBF, 1 << 20);
-        hart_set_log(h, log);
+        setvbuf(run.log, NULL, _IOFBF, 1 << 20);
+        hart_set_log(h, run.log);
+    }
+    if (timeout_s) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_alarm;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGALRM, &sa, NULL);
+        alarm((unsigned)timeout_s);
     }
 
     /* CPU time as well as wall time: on a shared machine the wall clock measures the
@@ -286,11 +370,18 @@ int main(int argc, char **argv)
     double t0 = now_s(CLOCK_MONOTONIC), c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
     hart_run_result r = hart_run(h, max_insns);
     double t1 = now_s(CLOCK_MONOTONIC), c1 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+    if (timeout_s) alarm(0);
     int status;
     if (r == HART_RUN_LIMIT) {
-        fprintf(stderr, "xphmg-sim: --max-insns %" PRIu64 " reached at pc 0x%016" PRIx64 "\n",
-                max_insns, h->pc);
+        fprintf(stderr,
+                "xphmg-sim: --max-insns %" PRIu64 " reached at pc 0x%016" PRIx64 " (%" PRIu64
+                " instructions, %" PRIu64 " traps, %" PRIu64 " work units charged)\n",
+                max_insns, h->pc, h->instret, h->traps, h->charged);
         status = EXIT_LIMIT;
+    } else if (pc.timeout) {
+        fprintf(stderr, "xphmg-sim: --timeout %" PRIu64 " s reached at pc 0x%016" PRIx64 "\n",
+                timeout_s, h->pc);
+        status = EXIT_TIMEOUT;
     } else {
         status = h->exit_code & 0xff;
     }
@@ -298,21 +389,21 @@ int main(int argc, char **argv)
         double dt = t1 - t0, dc = c1 - c0;
         fprintf(stderr,
                 "xphmg-sim: %" PRIu64 " instructions retired, %" PRIu64 " traps, "
+                "%" PRIu64 " work units charged, "
                 "%.3f s, %.1f MIPS (CPU time %.3f s, %.1f MIPS)\n",
-                h->instret, h->traps, dt, dt > 0 ? (double)h->instret / dt / 1e6 : 0.0, dc,
-                dc > 0 ? (double)h->instret / dc / 1e6 : 0.0);
+                h->instret, h->traps, h->charged, dt, dt > 0 ? (double)h->instret / dt / 1e6 : 0.0,
+                dc, dc > 0 ? (double)h->instret / dc / 1e6 : 0.0);
+        xmem_unit_print_stats(&run.ext->xmem, stderr); /* the L1 model (errata P-221) */
     }
-    if (log && fflush(log) != 0) {
+    /* The commit log's last line says what the budget was charged besides instructions
+     * (Spike's format has no such line; it appears only when something was charged). */
+    if (run.log && h->charged)
+        fprintf(run.log, "# xphmg-sim: %" PRIu64 " work units charged to --max-insns\n",
+                h->charged);
+    if (run.log && fflush(run.log) != 0) {
         fprintf(stderr, "xphmg-sim: error writing the commit log\n");
         status = EXIT_HOST;
     }
-    if (log && log != stderr) fclose(log);
     fflush(stdout);
-    htif_free(io);
-    hart_free(h);
-    xphmg_ext_free(ext);
-    cap_profile_free(prof);
-    sim_image_free(&img);
-    mem_free(mem);
-    return status;
+    return finish(&run, status);
 }

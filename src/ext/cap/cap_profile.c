@@ -1,4 +1,6 @@
-/* cap_profile.c — YAML implementation profiles (libyaml document API). */
+/* cap_profile.c — YAML implementation profiles (libyaml document API, after a linear
+ * pre-pass over the event stream that bounds nesting and refuses aliases: libyaml's
+ * scanner and loader are quadratic in the nesting depth, errata P-306). */
 #include "cap_profile.h"
 
 #include <errno.h>
@@ -12,6 +14,7 @@
 #include "xphmg_csr.h"
 
 #define PROFILE_MAX_BYTES (1u << 20) /* a profile is a few lines; refuse anything huge */
+#define PROFILE_MAX_DEPTH 8u         /* deepest legal profile: 4 (runtime-profiles fields) */
 #define GET(v, F)         ((unsigned)(((v)&F##_MASK) >> F##_SHIFT))
 
 typedef struct {
@@ -271,6 +274,27 @@ static bool set_variants(ctx *c, cap_profile *p, const yaml_node_t *v)
     return true;
 }
 
+/* RT's dependencies (RT 3, errata Q-02, Q-04, P-325): a profile that advertises any RTCAP
+ * bit has the CAP version RT 0.1.1 was published with (CAP.VERS >= 0.1.1) and PMASK, whose
+ * banks RT's predicate fields name (RT 2, 8.2). XMEM is always attached here and its LDS
+ * is optional for RT (RT-004). A profile without them must say `rtcap: 0`, so that RT is
+ * unsupported and its instructions trap (RT-002). */
+static bool check_rt_dependencies(ctx *c, const cap_profile *p)
+{
+    uint64_t rtcap = 0, vers = 0, pm = 0;
+    base_value(p, XPHMG_CSR_RTCAP, &rtcap);
+    if (!rtcap) return true;
+    base_value(p, XPHMG_CSR_CAP_VERS, &vers);
+    base_value(p, XPHMG_CSR_CAP_PMASK_CAP, &pm);
+    const char *missing = (vers & 0xFFFFFF00u) < 0x00010100u      ? "CAP.VERS >= 0.1.1"
+                          : !GET(pm, CAP_PMASK_CAP_PMASK_PRESENT) ? "PMASK (PMASK_PRESENT=1)"
+                                                                  : NULL;
+    if (missing)
+        return fail(c, NULL, "rtcap is not 0 but XPHMG_RT requires %s (RT 3); set rtcap: 0",
+                    missing);
+    return true;
+}
+
 /* Cross-CSR rules: what the unit and the numeric engine can honour (docs/cap.md). */
 static bool check(ctx *c, const cap_profile *p)
 {
@@ -319,7 +343,44 @@ static bool check(ctx *c, const cap_profile *p)
         return fail(c, NULL,
                     "cap_prec_cap must support the reset state PET=FP16, EW=16, "
                     "ACCW=FP32 (CAP 4.4.2.4)");
-    return true;
+    return check_rt_dependencies(c, p);
+}
+
+/* The pre-pass: events only, stopped at the first collection deeper than
+ * PROFILE_MAX_DEPTH or the first alias, so its cost is linear in the input whatever the
+ * input is. YAML errors are left to the loader, which reports them the same way. */
+static bool shape_ok(ctx *c, const char *text, size_t len)
+{
+    yaml_parser_t parser;
+    if (!yaml_parser_initialize(&parser)) return fail(c, NULL, "out of memory");
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+    unsigned depth = 0;
+    bool ok = true;
+    for (;;) {
+        yaml_event_t ev;
+        if (!yaml_parser_parse(&parser, &ev)) break;
+        yaml_event_type_t t = ev.type;
+        unsigned long line = (unsigned long)ev.start_mark.line + 1;
+        yaml_event_delete(&ev);
+        if (t == YAML_STREAM_END_EVENT) break;
+        if (t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT) {
+            if (++depth > PROFILE_MAX_DEPTH) {
+                snprintf(c->err, c->errlen, "%s:%lu: nested deeper than %u levels", c->origin, line,
+                         PROFILE_MAX_DEPTH);
+                ok = false;
+                break;
+            }
+        } else if (t == YAML_SEQUENCE_END_EVENT || t == YAML_MAPPING_END_EVENT) {
+            depth--;
+        } else if (t == YAML_ALIAS_EVENT) {
+            snprintf(c->err, c->errlen, "%s:%lu: aliases are not allowed in a profile", c->origin,
+                     line);
+            ok = false;
+            break;
+        }
+    }
+    yaml_parser_delete(&parser);
+    return ok;
 }
 
 cap_profile *cap_profile_parse(const char *text, size_t len, const char *origin, char *err,
@@ -327,6 +388,7 @@ cap_profile *cap_profile_parse(const char *text, size_t len, const char *origin,
 {
     ctx c = {NULL, origin ? origin : "<profile>", err, errlen};
     if (errlen) err[0] = 0;
+    if (!shape_ok(&c, text, len)) return NULL;
     yaml_parser_t parser;
     yaml_document_t doc;
     if (!yaml_parser_initialize(&parser)) {
@@ -355,7 +417,7 @@ cap_profile *cap_profile_parse(const char *text, size_t len, const char *origin,
     yaml_parser_delete(&parser);
     c.doc = &doc;
     cap_profile *p = calloc(1, sizeof *p);
-    bool ok = p != NULL, have_ver = false, have_name = false;
+    bool ok = p != NULL, have_ver = false, have_name = false, have_desc = false, have_csrs = false;
     yaml_node_t *variants = NULL;
     yaml_node_t *root = yaml_document_get_root_node(&doc);
     if (!p)
@@ -382,11 +444,20 @@ cap_profile *cap_profile_parse(const char *text, size_t len, const char *origin,
                 strcpy(p->name, s);
             have_name = true;
         } else if (!strcmp(key, "description")) {
-            if (!scalar(v)) ok = fail(&c, v, "'description' must be text");
+            if (have_desc)
+                ok = fail(&c, k, "'description' given twice");
+            else if (!scalar(v))
+                ok = fail(&c, v, "'description' must be text");
+            have_desc = true;
         } else if (!strcmp(key, "runtime-profiles")) {
             if (variants) ok = fail(&c, k, "'runtime-profiles' given twice");
             variants = v;
         } else if (!strcmp(key, "csrs")) {
+            if (have_csrs) {
+                ok = fail(&c, k, "'csrs' given twice");
+                break;
+            }
+            have_csrs = true;
             if (v->type != YAML_MAPPING_NODE) {
                 ok = fail(&c, v, "'csrs' must be a mapping of CSR names");
                 break;

@@ -98,9 +98,8 @@ typedef struct {
     const rt_job_mem *m;
     rt_job_result *r;
     node_cache *nc;
-    bool worker;       /* a parallel tracer: reads through map only, records its range */
-    bool worker_abort; /* it needed a read map() could not serve */
-    uint64_t rd_lo, rd_hi;
+    rt_fetch fetch; /* rays and BVH records (SVMEM rules, rt_fetch.h); map_only in a tracer
+                       thread of a split job */
 } job_ctx;
 
 static bool fault(job_ctx *c, rt_job_status st, uint64_t addr)
@@ -110,6 +109,13 @@ static bool fault(job_ctx *c, rt_job_status st, uint64_t addr)
     if (st == RT_JOB_MEM_FAULT || st == RT_JOB_MISALIGNED)
         c->r->events |= CAP_XMEM_EVENTS_INV_MISS_MASK;
     return false;
+}
+
+/* Charges work to the run's budget (rt_job_mem.charge); false when it is exhausted. */
+static bool spend(job_ctx *c, uint64_t units)
+{
+    if (c->m->charge && c->m->charge(c->m->ctx, units)) return fault(c, RT_JOB_BUDGET, 0);
+    return true;
 }
 
 /* n bytes at a (already alignment-checked) in 8/4/2/1-byte loads. */
@@ -126,22 +132,14 @@ static bool load_bytes(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
     return true;
 }
 
-/* The one read path of the job (queue descriptors, rays, nodes, TriRanges, triangles):
- * n bytes at a (already alignment-checked). */
-static bool fetch(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
+/* Queue descriptors: ordinary reads (the records go through rt_fetch), n bytes at a
+ * (already alignment-checked). */
+static bool read_plain(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
 {
     const uint8_t *p = c->m->map ? c->m->map(c->m->ctx, a, n) : NULL;
     if (p) {
         memcpy(buf, p, n);
-        if (c->worker) {
-            if (a < c->rd_lo) c->rd_lo = a;
-            if (a + n > c->rd_hi) c->rd_hi = a + n;
-        }
         return true;
-    }
-    if (c->worker) {
-        c->worker_abort = true;
-        return false;
     }
     return load_bytes(c, a, n, buf);
 }
@@ -161,28 +159,50 @@ static bool store_bytes(job_ctx *c, uint64_t a, unsigned n, const uint8_t *buf)
     return true;
 }
 
+/* The job's view of a fetch: a failed one is a memory fault of the ray being processed. */
+static bool fetched(job_ctx *c, rt_fetch_status st)
+{
+    if (c->fetch.inv_miss) c->r->events |= CAP_XMEM_EVENTS_INV_MISS_MASK;
+    if (st == RT_FETCH_OK) return true;
+    return fault(c, st == RT_FETCH_MISALIGNED ? RT_JOB_MISALIGNED : RT_JOB_MEM_FAULT,
+                 c->fetch.fault_addr);
+}
+
 static bool aligned(job_ctx *c, uint64_t a, uint64_t align)
 {
     if (a & (align - 1)) return fault(c, RT_JOB_MISALIGNED, a);
     return true;
 }
 
-/* The decoded node tile at a (64-byte aligned), from the cache or read and decoded; NULL
- * on a fault. The pointer is valid until the next node_get of another tile mapping to
- * the same slot (tiles a and a + 64 never share one). */
-static const rt_node4w *node_get(job_ctx *c, uint64_t a)
+/* The decoded node (nn tiles) at a, from the cache or fetched (rt_fetch.h: alignment,
+ * faults and OOB-zero) and decoded. A job's nodes all have the same tile count, so a
+ * cached address passed the same alignment check when it was fetched. */
+static bool node_get(job_ctx *c, uint64_t a, unsigned nn, rt_node4w w[2])
 {
     node_cache *nc = c->nc;
-    cache_ent *e = &nc->ent[(a >> 6) & nc->mask];
-    if (e->gen == nc->gen && e->addr == a) return &e->w;
-    uint8_t b[64];
-    if (!fetch(c, a, 64, b)) return NULL;
-    rt_node4w_decode(b, &e->w);
-    e->addr = a;
-    e->gen = nc->gen;
-    if (a < nc->lo) nc->lo = a;
-    if (a + 64 > nc->hi) nc->hi = a + 64;
-    return &e->w;
+    cache_ent *e[2];
+    bool hit = true;
+    for (unsigned i = 0; i < nn; i++) {
+        uint64_t ta = a + 64u * i;
+        e[i] = &nc->ent[(ta >> 6) & nc->mask];
+        hit = hit && e[i]->gen == nc->gen && e[i]->addr == ta;
+    }
+    if (hit) {
+        for (unsigned i = 0; i < nn; i++)
+            w[i] = e[i]->w;
+        return true;
+    }
+    if (!fetched(c, rt_fetch_node_w(&c->fetch, a, nn, w))) return false;
+    for (unsigned i = 0; i < nn; i++) {
+        uint64_t ta = a + 64u * i;
+        e[i] = &nc->ent[(ta >> 6) & nc->mask]; /* the second tile may share the first's slot */
+        e[i]->w = w[i];
+        e[i]->addr = ta;
+        e[i]->gen = nc->gen;
+        if (ta < nc->lo) nc->lo = ta;
+        if (ta + 64 > nc->hi) nc->hi = ta + 64;
+    }
+    return true;
 }
 
 /* ---- queues (FMT_QUEUE, errata Q-70) ---- */
@@ -196,7 +216,7 @@ typedef struct {
 static bool queue_read(job_ctx *c, uint64_t desc, queue *q)
 {
     uint8_t b[RT_QUEUE_BYTES];
-    if (!aligned(c, desc, 8) || !fetch(c, desc, RT_QUEUE_BYTES, b)) return false;
+    if (!aligned(c, desc, 8) || !read_plain(c, desc, RT_QUEUE_BYTES, b)) return false;
     q->desc = desc;
     q->head = (uint32_t)rt_le_get(b, 4);
     q->tail = (uint32_t)rt_le_get(b + 4, 4);
@@ -247,33 +267,14 @@ typedef struct {
 static bool leaf(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, uint64_t tr_addr,
                  trav_hit *best)
 {
-    uint8_t b[16], tb[36];
     rt_trirange tr;
-    if (!aligned(c, tr_addr, 16) || !fetch(c, tr_addr, 16, b)) return false;
-    rt_trirange_decode(b, &tr);
+    if (!fetched(c, rt_fetch_trirange(&c->fetch, tr_addr, &tr))) return false;
+    if (!spend(c, tr.count)) return false;
     uint64_t base = k->tri_buf ? k->tri_buf : tr.base;
-    unsigned tsz = rt_tri_bytes(k->e);
-    /* The whole range in one map when it is plain memory (the usual case), else one
-     * fetch per triangle, whose first fault ends the job at the right address. */
-    uint64_t first = base + (uint64_t)tr.first * tsz;
-    const uint8_t *all = NULL;
-    if (c->m->map && tr.count <= 64 && !(first & (rt_elem_bytes(k->e) - 1))) {
-        all = c->m->map(c->m->ctx, first, tr.count * tsz);
-        if (all && c->worker) {
-            if (first < c->rd_lo) c->rd_lo = first;
-            if (first + tr.count * tsz > c->rd_hi) c->rd_hi = first + tr.count * tsz;
-        }
-    }
     for (uint32_t i = 0; i < tr.count; i++) {
         uint32_t prim = tr.first + i;
-        uint64_t a = base + (uint64_t)prim * tsz;
         float v[3][3], t, u, vv;
-        if (all)
-            rt_tri_decode(all + (uint64_t)i * tsz, k->e, v);
-        else if (!aligned(c, a, rt_elem_bytes(k->e)) || !fetch(c, a, tsz, tb))
-            return false;
-        else
-            rt_tri_decode(tb, k->e, v);
+        if (!fetched(c, rt_fetch_tri(&c->fetch, base, prim, k->e, v))) return false;
         if (!rt_tri_test_pre(p, v, k->cull, k->eps, &t, &u, &vv)) continue;
         if (best->hit && !(t < best->t || (t == best->t && prim < best->prim))) continue;
         best->hit = true;
@@ -307,6 +308,7 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
     while (sp > 0) {
         stack_ent e = st[--sp];
         if (++visits > RT_JOB_MAX_VISITS) return fault(c, RT_JOB_STACK, e.addr);
+        if (!spend(c, 1)) return false;
         float tmax = best->hit && best->t < tmax_w ? best->t : tmax_w;
         /* A child pushed before a closer hit was found is skipped when its box no longer
          * overlaps [tmin, closest hit] (the root has no box): the slab test's last step
@@ -321,37 +323,33 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
             if (k->any && best->hit) return true;
             continue;
         }
-        const rt_node4w *nodes[2];
-        if (!aligned(c, e.addr, 64u * nn)) return false;
-        for (unsigned i = 0; i < nn; i++)
-            if (!(nodes[i] = node_get(c, e.addr + 64u * i))) return false;
+        rt_node4w nodes[2];
+        if (!node_get(c, e.addr, nn, nodes)) return false;
         rt_bbox_res res;
-        rt_bbox_children_pre(p, nodes[0], nn == 2 ? nodes[1] : NULL, tmin, tmax, &res);
+        rt_bbox_children_pre(p, &nodes[0], nn == 2 ? &nodes[1] : NULL, tmin, tmax, &res);
         /* Push far to near so the nearest child is visited first. */
         for (unsigned j = res.nhit; j-- > 0;) {
             unsigned ch = res.order[j] & 7u, tile = ch / 4, slot = ch % 4;
-            uint8_t kind = nodes[tile]->kind[slot];
+            uint8_t kind = nodes[tile].kind[slot];
             if (sp == RT_JOB_STACK_DEPTH) return fault(c, RT_JOB_STACK, e.addr);
-            st[sp++] = (stack_ent){k->bvh + 16u * (uint64_t)nodes[tile]->index[slot], res.tn[j],
+            st[sp++] = (stack_ent){k->bvh + 16u * (uint64_t)nodes[tile].index[slot], res.tn[j],
                                    res.tf[j], kind == RT_CHILD_LEAF};
         }
     }
     return true;
 }
 
-/* Loads ray slot i of the ray queue and traces it. */
+/* Fetches the ray at ray_addr (a ray queue slot) and traces it. */
 static bool trace_slot(job_ctx *c, const trav_cfg *k, uint64_t ray_addr, trav_hit *h)
 {
-    uint8_t rb[32];
-    unsigned rsz = rt_ray_bytes(k->e);
-    /* A parallel tracer records the range of BVH reads only: the ray slots are checked
+    /* A split job's tracer records the range of BVH reads only: the ray slots are checked
      * against the job's writes as one region (split_trace). */
-    uint64_t lo = c->rd_lo, hi = c->rd_hi;
-    if (!aligned(c, ray_addr, rt_elem_bytes(k->e)) || !fetch(c, ray_addr, rsz, rb)) return false;
-    c->rd_lo = lo;
-    c->rd_hi = hi;
+    uint64_t lo = c->fetch.rd_lo, hi = c->fetch.rd_hi;
     rt_ray ray;
-    rt_ray_decode(rb, k->e, &ray);
+    bool ok = fetched(c, rt_fetch_ray(&c->fetch, ray_addr, k->e, &ray));
+    c->fetch.rd_lo = lo;
+    c->fetch.rd_hi = hi;
+    if (!ok) return false;
     rt_ray_pre p;
     rt_ray_prepare(&ray, &p);
     return traverse(c, k, &p, h);
@@ -367,12 +365,15 @@ static unsigned effective_dom(const rt_job_desc *jd, const cap_snap *s)
     return dom == RT_DOM_DEFAULT ? RT_DOM_CPU : dom;
 }
 
-/* Appends ray i's result and advances the ray queue's HEAD; false when the job ends. */
+/* Appends ray i's hit or miss entry (nothing at all when h is NULL: a masked-off lane,
+ * RT 8.2/8.3) and advances the ray queue's HEAD; false when the job ends. */
 static bool emit(job_ctx *c, const trav_cfg *k, const cap_snap *s, queue *rq, queue *hq, queue *mq,
                  uint32_t i, const trav_hit *h)
 {
     rt_job_result *r = c->r;
-    if (h->hit) {
+    if (!h) {
+        /* masked-off lane: HEAD only */
+    } else if (h->hit) {
         num_flags f = 0;
         uint8_t ent[RT_HIT_BYTES] = {0};
         rt_le_put(ent, 4, i);
@@ -414,6 +415,8 @@ typedef struct {
     rt_job_engine *eng;
     const queue *rq;
     uint32_t n;
+    uint64_t lanes_off;
+    bool oob_zero;
     ray_out *out;
     atomic_bool abort;
 } split_job;
@@ -434,7 +437,9 @@ static void *split_run(void *arg)
     node_cache *nc = &sj->eng->cache[w->t];
     cache_new_gen(nc);
     rt_job_result scratch;
-    job_ctx c = {sj->m, &scratch, nc, true, false, UINT64_MAX, 0};
+    job_ctx c = {
+        sj->m, &scratch, nc,
+        (rt_fetch){.mem = sj->m, .oob_zero = sj->oob_zero, .map_only = true, .rd_lo = UINT64_MAX}};
     unsigned rsz = rt_ray_bytes(sj->k->e);
     /* Blocks are dealt round-robin (block b to thread b mod threads), so which thread
      * traces a ray does not depend on timing. */
@@ -446,8 +451,14 @@ static void *split_run(void *arg)
             uint32_t i = (uint32_t)(((uint64_t)sj->rq->head + j) % sj->rq->cap);
             memset(&scratch, 0, sizeof scratch);
             ray_out *o = &sj->out[j];
+            if ((sj->lanes_off >> (j % 64)) & 1) { /* masked-off lane: not traced */
+                o->status = RT_JOB_OK;
+                o->events = 0;
+                continue;
+            }
+            c.fetch.inv_miss = false;
             if (!trace_slot(&c, sj->k, sj->rq->base + (uint64_t)i * rsz, &o->h)) {
-                if (c.worker_abort) {
+                if (c.fetch.unmapped) {
                     atomic_store(&sj->abort, true);
                     break;
                 }
@@ -458,8 +469,8 @@ static void *split_run(void *arg)
             o->events = scratch.events;
         }
     }
-    w->rd_lo = c.rd_lo;
-    w->rd_hi = c.rd_hi;
+    w->rd_lo = c.fetch.rd_lo;
+    w->rd_hi = c.fetch.rd_hi;
     rt_rne_leave(mode);
     return NULL;
 }
@@ -473,9 +484,10 @@ static bool overlaps(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
  * be used (a read without map, or a read of memory the job writes): the caller then runs
  * the job on one thread. */
 static bool split_trace(rt_job_engine *eng, const rt_job_mem *m, const trav_cfg *k, const queue *rq,
-                        const queue *hq, const queue *mq, uint32_t n, ray_out *out)
+                        const queue *hq, const queue *mq, uint32_t n, uint64_t lanes_off,
+                        bool oob_zero, ray_out *out)
 {
-    split_job sj = {k, m, eng, rq, n, out, false};
+    split_job sj = {k, m, eng, rq, n, lanes_off, oob_zero, out, false};
     split_worker w[RT_JOB_MAX_THREADS];
     pthread_t tid[RT_JOB_MAX_THREADS];
     unsigned nt = eng->threads, started = 1;
@@ -524,7 +536,7 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
     memset(r, 0, sizeof *r);
     node_cache *nc = &eng->cache[0];
     cache_new_gen(nc);
-    job_ctx c = {m, r, nc, false, false, 0, 0};
+    job_ctx c = {.m = m, .r = r, .nc = nc};
     uint64_t xcap = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_CAP);
     uint64_t descpol = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_DESCPOL);
     uint64_t clsmap = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_CLSMAP);
@@ -554,43 +566,62 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
     }
 
     /* Element format of rays, triangles and results (errata Q-69). */
-    trav_cfg k;
-    if (!rt_elem_from_pet(s->pet, s->pol.q, &k.e)) r->unsup_fmt = true;
-    k.cull = (jd->opts & RT_OPT_CULL_BACK) != 0;
-    k.any = (jd->opts & RT_OPT_ANY_HIT) != 0;
-    k.node8 = (jd->opts & RT_OPT_NODE8) != 0;
-    k.eps = jd->eps_code;
-    k.bvh = jd->bvh_base;
-    k.tri_buf = jd->tri_buf;
+    trav_cfg cfg;
+    if (!rt_elem_from_pet(s->pet, s->pol.q, &cfg.e)) r->unsup_fmt = true;
+    cfg.cull = (jd->opts & RT_OPT_CULL_BACK) != 0;
+    cfg.any = (jd->opts & RT_OPT_ANY_HIT) != 0;
+    cfg.node8 = (jd->opts & RT_OPT_NODE8) != 0;
+    cfg.eps = jd->eps_code;
+    cfg.bvh = jd->bvh_base;
+    cfg.tri_buf = jd->tri_buf;
+
+    /* SVMEM of the snapshot (errata P-320): OOB-zero for the fetches, FOF per ray. */
+    uint64_t svmmode = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_SVMMODE);
+    bool fof = (cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_SVMSCL) & CAP_XMEM_SVMSCL_FOF_MASK) != 0;
+    c.fetch = (rt_fetch){.mem = m,
+                         .oob_zero = (svmmode & CAP_XMEM_SVMMODE_BOUND_CHECK_MASK) &&
+                                     (svmmode & CAP_XMEM_SVMMODE_ALLOW_OOB_ZERO_MASK)};
 
     queue rq, hq, mq;
     if (!queue_read(&c, jd->rayq, &rq) || !queue_read(&c, jd->hitq, &hq) ||
         !queue_read(&c, jd->missq, &mq))
         return;
-    unsigned rsz = rt_ray_bytes(k.e);
     if (!aligned(&c, hq.base, 4) || !aligned(&c, mq.base, 4)) return;
 
     int mode = rt_rne_enter();
     uint32_t n = (uint32_t)(((uint64_t)rq.tail + rq.cap - rq.head) % rq.cap);
+    unsigned rsz = rt_ray_bytes(cfg.e);
     ray_out *out = NULL;
-    if (eng->threads > 1 && m->map && n >= 4 * SPLIT_BLOCK) out = malloc((size_t)n * sizeof *out);
-    if (out && split_trace(eng, m, &k, &rq, &hq, &mq, n, out)) {
-        for (uint32_t j = 0; j < n; j++) {
-            uint32_t i = (uint32_t)(((uint64_t)rq.head + j) % rq.cap);
+    if (eng->threads > 1 && m->map && !m->charge && n >= 4 * SPLIT_BLOCK)
+        out = malloc((size_t)n * sizeof *out);
+    bool split =
+        out && split_trace(eng, m, &cfg, &rq, &hq, &mq, n, jd->lanes_off, c.fetch.oob_zero, out);
+    r->svfaulti = ~UINT64_C(0);
+    /* Ray j of the job is its lane j (RT 8.2): a masked-off lane is not traced, and a
+     * fault of lane j > 0 under fault-only-first stops the job there (errata P-320). */
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t i = (uint32_t)(((uint64_t)rq.head + j) % rq.cap);
+        bool lane = !((jd->lanes_off >> (j % 64)) & 1);
+        trav_hit h;
+        const trav_hit *hp = NULL;
+        bool ok = true;
+        if (lane && split) {
+            r->events |= out[j].events;
             if (out[j].status != RT_JOB_OK) {
                 r->status = out[j].status;
                 r->fault_addr = out[j].fault_addr;
-                r->events |= out[j].events;
-                break;
+                ok = false;
             }
-            if (!emit(&c, &k, s, &rq, &hq, &mq, i, &out[j].h)) break;
+            hp = &out[j].h;
+        } else if (lane) {
+            ok = trace_slot(&c, &cfg, rq.base + (uint64_t)i * rsz, &h);
+            hp = &h;
         }
-    } else {
-        for (uint32_t i = rq.head; i != rq.tail; i = (uint32_t)(((uint64_t)i + 1) % rq.cap)) {
-            trav_hit h;
-            if (!trace_slot(&c, &k, rq.base + (uint64_t)i * rsz, &h) ||
-                !emit(&c, &k, s, &rq, &hq, &mq, i, &h))
-                break;
+        if (!ok || !emit(&c, &cfg, s, &rq, &hq, &mq, i, hp)) {
+            r->svfaulti = j;
+            if (fof && j > 0 && (r->status == RT_JOB_MEM_FAULT || r->status == RT_JOB_MISALIGNED))
+                r->status = RT_JOB_FOF_STOP;
+            break;
         }
     }
     free(out);

@@ -32,6 +32,12 @@
  *     instruction sets its stickies, Q-28); earlier rays keep their results.
  *   - a fault (inaccessible or misaligned address, full hit/miss queue) ends the job the
  *     same way at the ray being processed (INV_MISS is reported for memory faults).
+ *   - predication, SVMEM and FOF (errata P-320..P-322, RT 8.2, 8.3, 8.6, 9): ray k of the
+ *     job (k = 0 at HEAD) is lane k mod 64 of the bank (lanes_off = its complement); a masked-off
+ * ray is consumed (HEAD passes it) without any access, traversal, entry or flag. Rays, nodes,
+ * TriRanges and triangles are fetched by rt_fetch_* with the snapshot's SVMMODE OOB-zero; with
+ *     SVMSCL.FOF = 1 a memory fault of ray k > 0 stops the job at k without a job fault
+ *     (RT_JOB_FOF_STOP). SVFAULTI = k for a job that ended at ray k, all ones otherwise.
  * Alignment (Q-61): queue descriptors 8 bytes, TriRanges 16, nodes 64 (Node8: 128),
  * rays and triangles their element size, hit/miss queue bases 4. */
 #ifndef XPHMG_EXT_RT_JOB_H
@@ -41,20 +47,13 @@
 #include <stdint.h>
 
 #include "cap.h"
+#include "rt_fetch.h"
 #include "rt_kernels.h"
 
-/* Memory as the job sees it (sizes 1, 2, 4, 8). A call that returns false is an access
- * fault and must have had no effect. */
-typedef struct {
-    void *ctx;
-    bool (*load)(void *ctx, uint64_t addr, unsigned size, uint64_t *val);
-    bool (*store)(void *ctx, uint64_t addr, unsigned size, uint64_t val);
-    /* Optional (may be NULL): a host pointer to the `size` bytes at addr when they are
-     * plain memory that loads would read without side effects, else NULL (the job then
-     * uses load). Called from several threads at once when the job runs split
-     * (rt_job_engine with threads > 1), so it must not change any state. */
-    const uint8_t *(*map)(void *ctx, uint64_t addr, unsigned size);
-} rt_job_mem;
+/* Memory as the job sees it: the RT fetch memory (rt_fetch.h). Rays, node tiles,
+ * TriRanges and triangles are read through rt_fetch_* (SVMEM rules); queue descriptors
+ * and entries are ordinary accesses. */
+typedef rt_mem rt_job_mem;
 
 /* Little-endian fields of n bytes (n <= 8) in the RT records. */
 static inline uint64_t rt_le_get(const uint8_t *p, unsigned n)
@@ -87,8 +86,13 @@ enum {
 #define RT_OPT_EPS_CTL   (1u << 3)
 #define RT_OPT_NODE8     (1u << 8)
 #define RT_OPT_ANY_HIT   (1u << 9)
+/* PB 6:4: the predicate bank of the job's rays (errata P-321; the PB_IN position of
+ * rt.bbox/rt.tri), resolved into rt_job_desc.pred at xsubmit.rt. */
+#define RT_OPT_PB_SHIFT 4
+#define RT_OPT_PB_MASK  (7u << RT_OPT_PB_SHIFT)
 #define RT_OPT_DEFINED                                                                             \
-    (RT_OPT_CULL_BACK | RT_OPT_PACK_HINT | RT_OPT_EPS_CTL | RT_OPT_NODE8 | RT_OPT_ANY_HIT)
+    (RT_OPT_CULL_BACK | RT_OPT_PACK_HINT | RT_OPT_EPS_CTL | RT_OPT_PB_MASK | RT_OPT_NODE8 |        \
+     RT_OPT_ANY_HIT)
 
 /* FMT_QUEUE, FMT_RT_HIT, FMT_RT_MISS sizes (errata Q-70). */
 #define RT_QUEUE_BYTES 24u
@@ -105,12 +109,15 @@ typedef struct {
     uint64_t bvh_base, rayq, hitq, missq, tri_buf;
     uint32_t opts;      /* as written in the descriptor */
     unsigned eps_code;  /* Q-74 tolerance code, 0 = none */
-    bool pack_hint;     /* no effect on hit records (Q-77: a layout request of rt.bbox) */
+    bool pack_hint;     /* no effect on hit records (errata P-324: their fields are wide) */
+    uint64_t lanes_off; /* the complement of bank opts.PB as read at xsubmit.rt (0 for bank
+                           0, so a zeroed descriptor has every lane on); ray k of the job
+                           (k-th slot from HEAD) is lane k mod 64 (errata P-321) */
     uint8_t memctl[24]; /* FMT_MEMCTL */
 } rt_job_desc;
 
 /* Decodes the 72 descriptor bytes as written (no CSR defaults applied: eps_code 0,
- * pack_hint = opts bit 2). */
+ * pack_hint = opts bit 2, lanes_off 0). */
 void rt_job_decode(const uint8_t desc[RT_DESC_BYTES], rt_job_desc *jd);
 
 typedef enum {
@@ -123,6 +130,9 @@ typedef enum {
     RT_JOB_QUEUE_FULL, /* the hit or miss queue had no free slot */
     RT_JOB_FP_EXC,     /* an exception enabled in the snapshot's EXC.EN */
     RT_JOB_STACK,      /* traversal stack overflow (a BVH deeper than RT_JOB_STACK_DEPTH) */
+    RT_JOB_BUDGET,     /* the simulator's --max-insns budget ran out (mem.charge) */
+    RT_JOB_FOF_STOP,   /* fault-only-first: a memory fault of ray k > 0 under SVMSCL.FOF
+                          stopped the job at ray k; not a job fault (errata P-320) */
 } rt_job_status;
 
 /* Traversal stack entries (a cyclic or very deep BVH faults instead of looping). */
@@ -136,7 +146,9 @@ typedef struct {
     num_flags flags;       /* to accrue into STAT/EXC.ST (cap_accrue), also on a fault */
     bool unsup_fmt;        /* the snapshot's element format is not a float */
     uint64_t events;       /* CAP.XMEM.EVENTS bits (INV_MISS, HYB_FALLBK) */
-    uint32_t rays;         /* rays completed (entries written) */
+    uint64_t svfaulti;     /* the new SVFAULTI (errata P-322): all ones when every ray
+                              completed, else k, the ray (job-relative) the job ended at */
+    uint32_t rays;         /* rays completed (entries written or masked off) */
     uint32_t hits, misses; /* entries appended */
     unsigned dom;          /* effective domain (Q-40: 0 resolved to CPU) */
     unsigned mclass;       /* effective class */

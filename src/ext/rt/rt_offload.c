@@ -45,6 +45,11 @@ static const uint8_t *ram_map(void *ctx, uint64_t a, unsigned n)
     return NULL;
 }
 
+static bool charge_job(void *hart_ctx, uint64_t units)
+{
+    return hart_charge(hart_ctx, units);
+}
+
 static void complete_oldest(hart *h, rt_unit *u)
 {
     rt_pending_job job = u->jobs[0];
@@ -54,17 +59,26 @@ static void complete_oldest(hart *h, rt_unit *u)
     rt_job_decode(job.desc, &jd);
     jd.eps_code = job.desc[RES_EPS];
     jd.pack_hint = (job.desc[RES_PACK] & 1) != 0;
-    rt_job_mem m = {h, hart_quiet_load, hart_quiet_store, ram_map};
+    jd.lanes_off = job.lanes_off;
+    /* Work is charged only to a bounded run; such a job runs on one host thread, so the
+     * budget runs out at the same ray whatever --rt-threads says (errata P-300). */
+    bool bounded = h->charging && h->budget_end != UINT64_MAX;
+    rt_job_mem m = {h, hart_quiet_load, hart_quiet_store, ram_map, bounded ? charge_job : NULL};
     rt_job_result r;
+    if (u->policy.begin) u->policy.begin(u->policy.ctx, &job.snap, jd.memctl);
     if (!u->engine) u->engine = rt_job_engine_new(u->threads);
     if (u->engine)
         rt_job_run_ex(&jd, &job.snap, &m, u->engine, &r);
     else
         rt_job_run(&jd, &job.snap, &m, &r);
+    if (u->policy.begin) r.events |= u->policy.end(u->policy.ctx);
     cap_accrue(&u->cap->cap, r.flags);
     if (r.unsup_fmt) cap_note_unsupported(&u->cap->cap);
     if (r.events) cap_xmem_event(&u->cap->cap, r.events);
-    if (r.status != RT_JOB_OK) rt_record_error(u, RT_EC_JOB_FAULT);
+    if (u->svfaulti) *u->svfaulti = r.svfaulti;
+    /* A fault-only-first stop is not a fault (XMEM 5.1, errata P-320): software resumes
+     * from the ray queue's HEAD. */
+    if (r.status != RT_JOB_OK && r.status != RT_JOB_FOF_STOP) rt_record_error(u, RT_EC_JOB_FAULT);
     update_completed(u);
 }
 
@@ -109,8 +123,16 @@ void rt_exec_xsubmit(hart *h, void *ctx, const hart_insn *d)
         if (!hart_load(h, a + i, 8, &v)) return; /* cannot fail after the probe */
         rt_le_put(job.desc + i, 8, v);
     }
-    /* Feature requests the profile lacks are unsupported features (RT 5, Q-66). */
+    /* The predicate bank (opts.PB, errata P-321) is checked like rt.bbox's PB_IN: a bank
+     * that does not exist is an illegal encoding (LAST_EC = 1). */
     uint32_t opts = (uint32_t)rt_le_get(job.desc + RT_DESC_OPTS, 4);
+    unsigned pb = (opts & RT_OPT_PB_MASK) >> RT_OPT_PB_SHIFT;
+    if (!rt_bank_ok(u, pb)) {
+        rt_record_error(u, RT_EC_ILLEGAL);
+        hart_illegal(h, d);
+        return;
+    }
+    /* Feature requests the profile lacks are unsupported features (RT 5, Q-66). */
     if (((opts & RT_OPT_NODE8) && !(u->rtcap & RTCAP_NODE8_MASK)) ||
         ((opts & RT_OPT_PACK_HINT) && !(u->rtcap & RTCAP_PACK_HINT_MASK)) ||
         ((opts & RT_OPT_EPS_CTL) && !(u->rtcap & RTCAP_EPS_CTL_MASK))) {
@@ -119,6 +141,8 @@ void rt_exec_xsubmit(hart *h, void *ctx, const hart_insn *d)
         return;
     }
     cap_snapshot(&u->cap->cap, &job.snap);
+    /* The bank as of this instruction boundary (RT 8.10: the dispatch sees one state). */
+    if (pb != 0) job.lanes_off = ~pmask_get(&u->pmask->pm, pb);
     /* Resolve the CSR defaults now (see RES_EPS). */
     static const unsigned qoff[3] = {RT_DESC_RAYQ, RT_DESC_HITQ, RT_DESC_MISSQ};
     const uint64_t qcsr[3] = {u->rtq_ray, u->rtq_hit, u->rtq_miss};
@@ -169,8 +193,9 @@ void rt_exec_xfence_signal(hart *h, void *ctx, const hart_insn *d)
 
 /* xfence.pipe domsel: DOMSEL 3:0 (1-6, 15), bit 4 FF_GLOBAL, bits 11:5 zero (P-70).
  * RT (2) and ALL (15) complete every queued job; the other domains have no offload
- * work in this model, and there are no DMA engines or streams for FF_GLOBAL to wait
- * for. The fence itself has no visible effect on the in-order hart. */
+ * work in this model. FF_GLOBAL also waits for DMA work (XMEM 7.2), and the offload
+ * engine is the platform's DMA engine (errata P-207), so it completes every job too.
+ * The fence itself has no visible effect on the in-order hart. */
 void rt_exec_xfence_pipe(hart *h, void *ctx, const hart_insn *d)
 {
     rt_unit *u = ctx;
@@ -179,5 +204,5 @@ void rt_exec_xfence_pipe(hart *h, void *ctx, const hart_insn *d)
         hart_illegal(h, d);
         return;
     }
-    if (dom == RT_DOM_RT || dom == RT_DOM_ALL) rt_offload_drain(h, u);
+    if (dom == RT_DOM_RT || dom == RT_DOM_ALL || (sel & 0x10)) rt_offload_drain(h, u);
 }

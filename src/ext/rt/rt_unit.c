@@ -7,11 +7,13 @@
 
 #include <string.h>
 
+#include "rt_fetch.h"
 #include "xcsr.h"
 #include "xphmg_csr.h"
 
-#define RT_CSR_LO XPHMG_CSR_RTCFG
-#define RT_CSR_HI XPHMG_CSR_RTUV
+#define RT_TRI_CHARGE_CHUNK 4096u /* rt.tri charges its triangles this many at a time */
+#define RT_CSR_LO           XPHMG_CSR_RTCFG
+#define RT_CSR_HI           XPHMG_CSR_RTUV
 
 /* FLAGS (imm[11:0]) of rt.bbox / rt.tri (XPHMG_RT 7.1/7.2, errata, P-70). */
 #define F_BIT0      0x001u /* rt.bbox T_CLAMP, rt.tri CULL_BACK */
@@ -23,7 +25,6 @@
 #define F_RSV_TRI   0xC00u
 #define PB_IN(f)    (((f) >> 4) & 7u)
 #define PB_OUT(f)   (((f) >> 7) & 7u)
-#define RT_PBANKS   4u /* banks >= 4 are illegal (errata) */
 
 #define FIELD(v, R) (((v)&R##_MASK) >> R##_SHIFT)
 
@@ -102,9 +103,13 @@ static bool csr_write(hart *h, void *ctx, uint32_t a, uint64_t v)
 {
     (void)h;
     if (a < RT_CSR_LO || a > RT_CSR_HI) return false;
-    uint64_t *p = csr_slot(ctx, a);
+    rt_unit *u = ctx;
+    uint64_t *p = csr_slot(u, a);
     if (p) {
         uint64_t w = csr_writable(a);
+        /* A default for an absent feature is read-as-zero (errata P-324, RT 8.6 rule). */
+        if (a == XPHMG_CSR_RTCFG && !(u->rtcap & RTCAP_PACK_HINT_MASK))
+            w &= ~RTCFG_PACK_HINT_DFLT_MASK;
         *p = (*p & ~w) | (v & w);
     }
     return true; /* read-only RT CSRs ignore writes (errata) */
@@ -159,8 +164,7 @@ static void rt_illegal(hart *h, rt_unit *u, const hart_insn *d, unsigned ec)
     hart_illegal(h, d);
 }
 
-/* A predicate bank selector: 0 (none / all-ones) or an existing bank < 4. */
-static bool bank_ok(const rt_unit *u, unsigned b)
+bool rt_bank_ok(const rt_unit *u, unsigned b)
 {
     return b == 0 || (b < RT_PBANKS && pmask_bank_valid(&u->pmask->pm, b));
 }
@@ -175,35 +179,39 @@ static rt_elem elem_of(const cap_snap *s, bool *unsup)
     return e;
 }
 
-/* A memory fault of an RT access (errata ): INV_MISS, then the trap. */
-static void mem_fault(hart *h, rt_unit *u, uint64_t cause, uint64_t addr)
+/* The fetches of one instruction: guest memory through the quiet accessors, OOB-zero
+ * from the snapshot's SVMMODE (rt_fetch.h, errata P-320). */
+typedef struct {
+    rt_mem mem;
+    rt_fetch f;
+} insn_fetch;
+
+static void fetch_begin(hart *h, const cap_snap *s, insn_fetch *x)
 {
-    cap_xmem_event(&u->cap->cap, CAP_XMEM_EVENTS_INV_MISS_MASK);
-    hart_raise(h, cause, addr);
+    uint64_t mode = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_SVMMODE);
+    x->mem = (rt_mem){.ctx = h, .load = hart_quiet_load, .store = hart_quiet_store};
+    x->f = (rt_fetch){.mem = &x->mem,
+                      .oob_zero = (mode & CAP_XMEM_SVMMODE_BOUND_CHECK_MASK) &&
+                                  (mode & CAP_XMEM_SVMMODE_ALLOW_OOB_ZERO_MASK)};
 }
 
-/* Loads n elements of esize bytes from a (little-endian) into out; esize-aligned
- * records only. The record is probed element by element first, so a fault is reported
- * at the first inaccessible element (field order) with nothing loaded. */
-static bool load_record(hart *h, rt_unit *u, uint64_t a, unsigned esize, unsigned n, uint8_t *out)
+/* A failed fetch of the instruction's only lane traps (fault-only-first needs a lane
+ * > 0): INV_MISS, then the load address misaligned or access fault at the fetch's
+ * address (errata Q-61, Q-58). An OOB-zeroed fetch reports INV_MISS only. */
+static bool fetched(hart *h, rt_unit *u, insn_fetch *x, rt_fetch_status st)
 {
-    if (a % esize) {
-        mem_fault(h, u, CAUSE_MISALIGNED_LOAD, a);
-        return false;
-    }
-    for (unsigned i = 0; i < n; i++) {
-        if (!hart_mem_ok(h, a + (uint64_t)i * esize, esize, false)) {
-            mem_fault(h, u, CAUSE_LOAD_ACCESS, a + (uint64_t)i * esize);
-            return false;
-        }
-    }
-    for (unsigned i = 0; i < n; i++) {
-        uint64_t v = 0;
-        hart_load(h, a + (uint64_t)i * esize, esize, &v);
-        for (unsigned k = 0; k < esize; k++)
-            out[i * esize + k] = (uint8_t)(v >> (8 * k));
-    }
-    return true;
+    if (x->f.inv_miss) cap_xmem_event(&u->cap->cap, CAP_XMEM_EVENTS_INV_MISS_MASK);
+    if (st == RT_FETCH_OK) return true;
+    hart_raise(h, st == RT_FETCH_MISALIGNED ? CAUSE_MISALIGNED_LOAD : CAUSE_LOAD_ACCESS,
+               x->f.fault_addr);
+    return false;
+}
+
+/* PACK_HINT of an instruction: its flag, or RTCFG.PACK_HINT_DFLT when the flag is clear
+ * (RT 5.1; errata P-324: the default is read-as-zero without RTCAP.PACK_HINT). */
+static bool pack_hint(const rt_unit *u, unsigned flags)
+{
+    return (flags & F_PACK_HINT) || (u->rtcfg & RTCFG_PACK_HINT_DFLT_MASK);
 }
 
 /* Common prologue after the encoding checks: the snapshot and the input predicate. False
@@ -237,7 +245,7 @@ static void exec_bbox(hart *h, void *ctx, const hart_insn *d)
 {
     rt_unit *u = ctx;
     unsigned flags = (unsigned)((uint64_t)d->imm & 0xFFF);
-    if ((flags & F_RSV_BBOX) || !bank_ok(u, PB_IN(flags)) || !bank_ok(u, PB_OUT(flags))) {
+    if ((flags & F_RSV_BBOX) || !rt_bank_ok(u, PB_IN(flags)) || !rt_bank_ok(u, PB_OUT(flags))) {
         rt_illegal(h, u, d, RT_EC_ILLEGAL);
         return;
     }
@@ -257,22 +265,27 @@ static void exec_bbox(hart *h, void *ctx, const hart_insn *d)
     }
     bool unsup;
     rt_elem e = elem_of(&s, &unsup);
-    uint8_t rayb[32], nodeb[128];
-    unsigned nn = node8 ? 2 : 1;
-    if (!load_record(h, u, ray_addr, rt_elem_bytes(e), 8, rayb)) return;
-    /* Node8 is 128-byte aligned; rtnode itself is always 64-byte aligned. */
-    if (node8 && (node_addr & 0x7F)) {
-        mem_fault(h, u, CAUSE_MISALIGNED_LOAD, node_addr);
-        return;
-    }
-    if (!load_record(h, u, node_addr, 8, 8 * nn, nodeb)) return;
+    insn_fetch x;
+    fetch_begin(h, &s, &x);
     rt_ray ray;
-    rt_ray_decode(rayb, e, &ray);
-    rt_node4 nodes[2];
-    for (unsigned i = 0; i < nn; i++)
-        rt_node4_decode(nodeb + 64 * i, &nodes[i]);
-    rt_bbox_res r;
-    rt_bbox_children(&ray, nodes, nn, &r);
+    if (!fetched(h, u, &x, rt_fetch_ray(&x.f, ray_addr, e, &ray))) return;
+    /* W_GUARD (errata P-323): the ray record's ninth element w (clip-space w, right after
+     * tmax) equal to +-0 forces a miss without reading the node tile. */
+    bool forced_miss = false;
+    if (flags & F_BIT3) {
+        float wv;
+        if (!fetched(h, u, &x, rt_fetch_elem(&x.f, ray_addr + 8u * rt_elem_bytes(e), e, &wv)))
+            return;
+        forced_miss = wv == 0.0f;
+    }
+    rt_bbox_res r = {0};
+    if (!forced_miss) {
+        /* A Node8 is 128-byte aligned (Q-67; rtnode itself is always 64-byte aligned). */
+        rt_node4 nodes[2];
+        unsigned nn = node8 ? 2 : 1;
+        if (!fetched(h, u, &x, rt_fetch_node(&x.f, node_addr, nn, nodes))) return;
+        rt_bbox_children(&ray, nodes, nn, &r);
+    }
 
     uint64_t res = 0;
     num_flags f = 0;
@@ -283,7 +296,7 @@ static void exec_bbox(hart *h, void *ctx, const hart_insn *d)
             tf = tf < ray.tmin ? ray.tmin : tf > ray.tmax ? ray.tmax : tf;
         }
         uint64_t tw = rt_result_encode(tn, e, &s.pol, &f);
-        if ((flags & F_PACK_HINT) && e != RT_ELEM_FP32) /* */
+        if (pack_hint(u, flags) && e != RT_ELEM_FP32) /* */
             tw = (tw & 0xFFFF) | (uint64_t)(rt_result_encode(tf, e, &s.pol, &f) & 0xFFFF) << 16;
         res = r.hitmask;
         for (unsigned i = 0; i < r.nhit; i++)
@@ -302,7 +315,7 @@ static void exec_tri(hart *h, void *ctx, const hart_insn *d)
 {
     rt_unit *u = ctx;
     unsigned flags = (unsigned)((uint64_t)d->imm & 0xFFF);
-    if ((flags & F_RSV_TRI) || !bank_ok(u, PB_IN(flags)) || !bank_ok(u, PB_OUT(flags))) {
+    if ((flags & F_RSV_TRI) || !rt_bank_ok(u, PB_IN(flags)) || !rt_bank_ok(u, PB_OUT(flags))) {
         rt_illegal(h, u, d, RT_EC_ILLEGAL);
         return;
     }
@@ -323,24 +336,26 @@ static void exec_tri(hart *h, void *ctx, const hart_insn *d)
     }
     bool unsup;
     rt_elem e = elem_of(&s, &unsup);
-    unsigned es = rt_elem_bytes(e);
-    uint8_t rayb[32], trb[16], trib[36];
-    if (!load_record(h, u, ray_addr, es, 8, rayb)) return;
-    if (!load_record(h, u, tr_addr, 8, 2, trb)) return;
+    insn_fetch x;
+    fetch_begin(h, &s, &x);
     rt_ray ray;
-    rt_ray_decode(rayb, e, &ray);
     rt_trirange tr;
-    rt_trirange_decode(trb, &tr);
+    if (!fetched(h, u, &x, rt_fetch_ray(&x.f, ray_addr, e, &ray)) ||
+        !fetched(h, u, &x, rt_fetch_trirange(&x.f, tr_addr, &tr)))
+        return;
     unsigned eps = eps_ctl ? (unsigned)FIELD(u->rtconf2, RTCONF2_EPS_SCALE)
                            : (unsigned)FIELD(u->rtcfg, RTCFG_EPS_DFLT);
     bool hit = false;
     uint64_t prim = 0;
     float bt = 0, bu = 0, bv = 0;
     for (uint32_t k = 0; k < tr.count; k++) {
+        /* One unit per triangle (P-300), charged per chunk before testing it. */
+        if (k % RT_TRI_CHARGE_CHUNK == 0 &&
+            hart_charge(h, tr.count - k < RT_TRI_CHARGE_CHUNK ? tr.count - k : RT_TRI_CHARGE_CHUNK))
+            return;
         uint64_t idx = (uint64_t)tr.first + k;
-        if (!load_record(h, u, tr.base + idx * rt_tri_bytes(e), es, 9, trib)) return;
         float v[3][3], t, uu, vv;
-        rt_tri_decode(trib, e, v);
+        if (!fetched(h, u, &x, rt_fetch_tri(&x.f, tr.base, idx, e, v))) return;
         if (rt_tri_test(&ray, v, flags & F_BIT0, eps, &t, &uu, &vv) && (!hit || t < bt)) {
             hit = true; /* strictly closer only: ties keep the lowest index */
             prim = idx;
@@ -352,11 +367,15 @@ static void exec_tri(hart *h, void *ctx, const hart_insn *d)
     num_flags f = 0;
     uint64_t res = 0, uv = 0;
     if (hit) {
-        if (!(flags & F_PRED_ONLY))
-            res =
-                rt_result_encode(bt, e, &s.pol, &f) | (prim & 0x7FFFFFFF) << 32 | UINT64_C(1) << 63;
-        uv = rt_result_encode(bu, e, &s.pol, &f) | (uint64_t)rt_result_encode(bv, e, &s.pol, &f)
-                                                       << 32;
+        uint64_t ue = rt_result_encode(bu, e, &s.pol, &f), ve = rt_result_encode(bv, e, &s.pol, &f);
+        uv = ue | ve << 32;
+        if (!(flags & F_PRED_ONLY)) {
+            uint64_t te = rt_result_encode(bt, e, &s.pol, &f);
+            if (pack_hint(u, flags) && e != RT_ELEM_FP32) /* FMT_RT_TRI_PACKED (P-324) */
+                res = te | ue << 16 | ve << 32 | (prim & 0x7FFF) << 48 | UINT64_C(1) << 63;
+            else
+                res = te | (prim & 0x7FFFFFFF) << 32 | UINT64_C(1) << 63;
+        }
     }
     if (!finish_flags(h, u, &s, unsup, f)) return;
     if (!(flags & F_PRED_ONLY)) hart_set_x(h, rd, res);

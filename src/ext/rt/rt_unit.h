@@ -19,6 +19,9 @@
  * oldest job is then completed before the new one is queued). */
 #define RT_JOBQ_DEPTH 8
 
+/* Predicate banks RT can select (banks >= 4 are illegal, errata ). */
+#define RT_PBANKS 4u
+
 /* RTSTAT.LAST_EC codes (errata Q-66). */
 enum { RT_EC_NONE = 0, RT_EC_ILLEGAL = 1, RT_EC_UNSUPPORTED = 2, RT_EC_JOB_FAULT = 3 };
 
@@ -26,13 +29,26 @@ enum { RT_EC_NONE = 0, RT_EC_ILLEGAL = 1, RT_EC_UNSUPPORTED = 2, RT_EC_JOB_FAULT
  * instruction (errata Q-79, Q-81). */
 typedef struct {
     uint64_t ticket;
-    uint8_t desc[72]; /* FMT_RT_DESC */
+    uint8_t desc[72];   /* FMT_RT_DESC */
+    uint64_t lanes_off; /* complement of the opts.PB bank at submission (errata P-321) */
     cap_snap snap;
 } rt_pending_job;
 
+/* The memory policy the offload engine's accesses are checked under (the XMEM region
+ * model, wired by xphmg_ext; errata P-203): begin before a job runs (its submit snapshot
+ * and FMT_MEMCTL bytes), end after it, returning the CAP.XMEM.EVENTS bits its refused
+ * accesses earned. begin = NULL: no policy. */
+typedef struct {
+    void (*begin)(void *ctx, const cap_snap *s, const uint8_t memctl[24]);
+    uint64_t (*end)(void *ctx);
+    void *ctx;
+} rt_mem_policy;
+
 typedef struct rt_unit {
-    cap_unit *cap;     /* not owned */
-    pmask_unit *pmask; /* not owned */
+    cap_unit *cap;      /* not owned */
+    pmask_unit *pmask;  /* not owned */
+    uint64_t *svfaulti; /* XMEM's SVFAULTI, where a completed job reports its first-faulting
+                           ray (errata P-322); NULL: not reported (not owned) */
     /* CSRs (layouts: spec/xphmg.xml, Unit RT) */
     uint64_t rtcfg, rtstat, rtcap, rtbase, rtq_ray, rtq_hit, rtq_miss, rtconf2;
     uint64_t rtnode, rttri, rtuv;
@@ -45,6 +61,7 @@ typedef struct rt_unit {
      * `threads` host threads (0 = 1; xphmg-sim --rt-threads), freed by rt_unit_free */
     unsigned threads;
     struct rt_job_engine *engine;
+    rt_mem_policy policy;
 } rt_unit;
 
 /* Registers the unit with h; cap and pmask attached to the same hart and outliving u.
@@ -53,6 +70,9 @@ int rt_unit_attach(hart *h, rt_unit *u, cap_unit *cap, pmask_unit *pmask, uint64
 
 /* Frees what the unit allocated (the offload engine). */
 void rt_unit_free(rt_unit *u);
+/* A predicate bank selector of an RT instruction or job: 0 (none / all ones) or an
+ * existing bank below 4 (errata Q-36, Q-66, P-321). */
+bool rt_bank_ok(const rt_unit *u, unsigned b);
 
 /* Records an error in RTSTAT: LAST_EC = ec, ERR = 1 (errata Q-66). */
 void rt_record_error(rt_unit *u, unsigned ec);

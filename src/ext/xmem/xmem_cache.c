@@ -29,7 +29,77 @@ int xmem_cache_init(xmem_cache *c, uint64_t xmem_cap, uint64_t params)
         xmem_cache_fini(c);
         return -1;
     }
+    c->pol = xmem_cache_pol_all(c);
     return 0;
+}
+
+static const char *const stat_names[XMEM_CACHE_NSTATS] = {
+    "hits",         "misses",        "fills",          "evictions",
+    "writebacks",   "invalidations", "prefetches",     "stream_prefetches",
+    "bypasses",     "nontemp_fills", "lock_overflows", "locked",
+    "hint_l1_only", "hint_l2_only",  "hint_lds_pref",  "hint_nontemp",
+    "hint_lock",    "hint_stream"};
+
+const char *xmem_cache_stat_name(unsigned i)
+{
+    return i < XMEM_CACHE_NSTATS ? stat_names[i] : NULL;
+}
+
+uint64_t xmem_cache_stat(const xmem_cache_stats *st, unsigned i)
+{
+    const uint64_t v[XMEM_CACHE_NSTATS] = {
+        st->hits,       st->misses,        st->fills,          st->evictions,
+        st->writebacks, st->invalidations, st->prefetches,     st->stream_prefetches,
+        st->bypasses,   st->nontemp_fills, st->lock_overflows, st->locked,
+        st->hinted[0],  st->hinted[1],     st->hinted[2],      st->hinted[3],
+        st->hinted[4],  st->hinted[5]};
+    return i < XMEM_CACHE_NSTATS ? v[i] : 0;
+}
+
+xmem_cache_pol xmem_cache_pol_all(const xmem_cache *c)
+{
+    xmem_cache_pol p = {0};
+    p.waymask = c->ways >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << c->ways) - 1;
+    return p;
+}
+
+xmem_cache_pol xmem_cache_policy(const xmem_cache *c, uint64_t xmem_cap, uint64_t l1cfg,
+                                 uint64_t clsmap, uint64_t stream_ctl, unsigned hint)
+{
+    xmem_cache_pol p = xmem_cache_pol_all(c);
+    if (xmem_cap & CAP_XMEM_CAP_WAY_PART_MASK) {
+        unsigned cls = (xmem_cap & CAP_XMEM_CAP_CLASS_PART_MASK)
+                           ? (unsigned)((l1cfg & CAP_XMEM_L1CFG_ACTIVE_CLASS_MASK) >>
+                                        CAP_XMEM_L1CFG_ACTIVE_CLASS_SHIFT) &
+                                 3
+                           : 0;
+        p.waymask &= ~UINT64_C(0xff) | ((clsmap >> (8 * cls)) & 0xff);
+    }
+    p.no_alloc = hint & XMEM_HINT_L2_ONLY;
+    bool stream = (hint & XMEM_HINT_STREAM) && (xmem_cap & CAP_XMEM_CAP_STREAM_PROF_MASK);
+    p.nontemp = (xmem_cap & CAP_XMEM_CAP_NONTEMP_MASK) &&
+                ((hint & XMEM_HINT_NONTEMP) ||
+                 (stream && (stream_ctl & CAP_XMEM_STREAM_CTL_NONTEMP_EN_MASK)));
+    if (stream) {
+        p.stream_stride =
+            (stream_ctl & CAP_XMEM_STREAM_CTL_STRIDE_MASK) >> CAP_XMEM_STREAM_CTL_STRIDE_SHIFT;
+        p.stream_depth = (unsigned)((stream_ctl & CAP_XMEM_STREAM_CTL_PF_DEPTH_MASK) >>
+                                    CAP_XMEM_STREAM_CTL_PF_DEPTH_SHIFT);
+    }
+    return p;
+}
+
+void xmem_cache_pol_sprof(xmem_cache_pol *p, uint64_t sprof)
+{
+    p->stream_stride = (sprof & CAP_XMEM_SPROF0_STRIDE_MASK) >> CAP_XMEM_SPROF0_STRIDE_SHIFT;
+    p->stream_depth =
+        (unsigned)((sprof & CAP_XMEM_SPROF0_PF_DEPTH_MASK) >> CAP_XMEM_SPROF0_PF_DEPTH_SHIFT);
+    p->nontemp = (sprof & CAP_XMEM_SPROF0_NT_POLICY_MASK) != 0;
+}
+
+void xmem_cache_set_policy(xmem_cache *c, const xmem_cache_pol *p)
+{
+    c->pol = *p;
 }
 
 void xmem_cache_fini(xmem_cache *c)
@@ -54,6 +124,7 @@ void xmem_cache_reset(xmem_cache *c)
     }
     c->clock = 0;
     memset(&c->st, 0, sizeof c->st);
+    c->pol = xmem_cache_pol_all(c);
 }
 
 unsigned xmem_cache_set_of(const xmem_cache *c, uint64_t a)
@@ -88,8 +159,10 @@ bool xmem_cache_probe(const xmem_cache *c, uint64_t a, unsigned *flags)
     return true;
 }
 
-/* Makes line ln resident (LRU victim among unlocked ways; an invalid way first) and
- * returns its index; *hit = whether it already was. Needs sets > 0. */
+/* Makes line ln resident under the current policy (LRU victim among the unlocked ways
+ * of its way mask; an invalid one first) and returns its index; *hit = whether it
+ * already was. SIZE_MAX (a bypass, nothing changes) when it is missing and the policy
+ * does not allocate or leaves no usable way. Needs sets > 0. */
 static size_t touch(xmem_cache *c, uint64_t ln, bool *hit)
 {
     unsigned s = (unsigned)(ln & (c->sets - 1));
@@ -98,10 +171,12 @@ static size_t touch(xmem_cache *c, uint64_t ln, bool *hit)
     *hit = w >= 0;
     if (w >= 0) {
         i = base + (unsigned)w;
+        if (c->pol.nontemp) return i; /* a non-temporal hit does not refresh the line */
     } else {
         size_t victim = SIZE_MAX;
-        for (unsigned k = 0; k < c->ways; k++) {
+        for (unsigned k = 0; k < c->ways && !c->pol.no_alloc; k++) {
             size_t j = base + k;
+            if (k < 64 && !(c->pol.waymask >> k & 1)) continue;
             if (!(c->flag[j] & XMEM_CACHE_V)) {
                 victim = j;
                 break;
@@ -109,7 +184,11 @@ static size_t touch(xmem_cache *c, uint64_t ln, bool *hit)
             if (!(c->flag[j] & XMEM_CACHE_L) && (victim == SIZE_MAX || c->age[j] < c->age[victim]))
                 victim = j;
         }
-        i = victim; /* locks leave one way unlocked, so there is always one */
+        if (victim == SIZE_MAX) {
+            c->st.bypasses++;
+            return SIZE_MAX;
+        }
+        i = victim;
         if (c->flag[i] & XMEM_CACHE_V) {
             c->st.evictions++;
             if (c->flag[i] & XMEM_CACHE_D) c->st.writebacks++;
@@ -117,6 +196,12 @@ static size_t touch(xmem_cache *c, uint64_t ln, bool *hit)
         c->tag[i] = ln;
         c->flag[i] = XMEM_CACHE_V;
         c->st.fills++;
+        if (c->pol.nontemp) {
+            /* the next victim of its set: older than every other line */
+            c->st.nontemp_fills++;
+            c->age[i] = 0;
+            return i;
+        }
     }
     c->age[i] = ++c->clock;
     return i;
@@ -150,8 +235,23 @@ void xmem_cache_access(xmem_cache *c, uint64_t a, unsigned n, bool store, unsign
             c->st.hits++;
         else
             c->st.misses++;
-        if (store) c->flag[i] |= XMEM_CACHE_D;
+        if (store && i != SIZE_MAX) c->flag[i] |= XMEM_CACHE_D;
         if (ln == l) break;
+    }
+}
+
+void xmem_cache_stream(xmem_cache *c, uint64_t a, bool (*ok)(void *ctx, uint64_t line_addr),
+                       void *ctx)
+{
+    if (!c->sets) return;
+    uint64_t stride = c->pol.stream_stride ? c->pol.stream_stride : UINT64_C(1) << c->line_log2;
+    for (unsigned k = 1; k <= c->pol.stream_depth; k++) {
+        uint64_t la = ((a + k * stride) >> c->line_log2) << c->line_log2;
+        c->st.stream_prefetches++;
+        if (!ok || ok(ctx, la)) {
+            bool hit;
+            (void)touch(c, la >> c->line_log2, &hit);
+        }
     }
 }
 
@@ -183,7 +283,10 @@ static void each_resident(xmem_cache *c, uint64_t a, uint64_t n, int op)
         if (!(*fl & XMEM_CACHE_V) || c->tag[i] < f || c->tag[i] > l) continue;
         unsigned s = (unsigned)(i / c->ways);
         if (op == 2) {
-            if (*fl & XMEM_CACHE_L) c->nlocked[s]--;
+            if (*fl & XMEM_CACHE_L) {
+                c->nlocked[s]--;
+                c->st.locked--;
+            }
             *fl &= (uint8_t)~XMEM_CACHE_L;
             continue;
         }
@@ -236,8 +339,14 @@ bool xmem_cache_lock(xmem_cache *c, uint64_t a, uint64_t n)
         } else {
             bool hit;
             size_t i = touch(c, ln, &hit);
-            c->flag[i] |= XMEM_CACHE_L;
-            c->nlocked[s]++;
+            if (i == SIZE_MAX) { /* every way of the class is locked (or it has none) */
+                ovf = true;
+                c->st.lock_overflows++;
+            } else {
+                c->flag[i] |= XMEM_CACHE_L;
+                c->nlocked[s]++;
+                c->st.locked++;
+            }
         }
         if (ln == l) break;
     }

@@ -8,8 +8,14 @@
  * XMEM_CACHE_L1_BYTES, so sets = XMEM_CACHE_L1_BYTES / (ways * line) rounded down to a
  * power of two, at least 1. No L1 (CAP.XMEM.CAP.L1 = 0 or L1_WAYS = 0): sets = 0, nothing
  * is ever resident and every lock overflows. Set index = line number mod sets.
- * Replacement: LRU among the unlocked ways of the set. Locks: at most ways - 1 locked
- * lines per set, so one way always remains for fills. */
+ * Replacement: LRU among the unlocked ways of the set that the access's policy allows
+ * (the class's CLSMAP way mask); lookups hit in any way. Locks: at most ways - 1 locked
+ * lines per set. An access whose allowed ways are all locked (or empty), or that asks not
+ * to allocate (L2_ONLY), bypasses: it is looked up but fills nothing.
+ *
+ * The policy (xmem_cache_pol) is what the unit latched at the instruction boundary: the
+ * way mask of the active class, the hints and the stream profile (XMEM 5.3, errata Q-54).
+ * None of it changes data; it changes which lines are resident and the statistics. */
 #ifndef XPHMG_EXT_XMEM_CACHE_H
 #define XPHMG_EXT_XMEM_CACHE_H
 
@@ -19,17 +25,44 @@
 /* The modelled L1 capacity (bytes): the spec and the XML give none. */
 #define XMEM_CACHE_L1_BYTES (32u * 1024u)
 
-/* Statistics (not architectural: what the hints and prefetches are allowed to change). */
+/* Statistics (not architectural, XMEM 9.3: what the hints, class masks and stream
+ * profiles are allowed to change). The order is the guest-visible one (XMEM_L1STAT). */
 typedef struct {
-    uint64_t hits, misses;   /* xmem.ldg/stg lookups */
-    uint64_t fills;          /* lines brought in (misses, prefetches, locks) */
-    uint64_t evictions;      /* valid lines replaced */
-    uint64_t writebacks;     /* dirty lines written back (eviction, inv, flush) */
-    uint64_t invalidations;  /* lines dropped by inv */
-    uint64_t prefetches;     /* lines touched by xmem.pref */
-    uint64_t hinted[6];      /* xmem.ldg/stg/pref with hint bit n set (L1_ONLY..STREAM) */
-    uint64_t lock_overflows; /* lock requests refused */
+    uint64_t hits, misses;      /* xmem.ldg/stg lookups */
+    uint64_t fills;             /* lines brought in (misses, prefetches, locks) */
+    uint64_t evictions;         /* valid lines replaced */
+    uint64_t writebacks;        /* dirty lines written back (eviction, inv, flush) */
+    uint64_t invalidations;     /* lines dropped by inv */
+    uint64_t prefetches;        /* lines touched by xmem.pref */
+    uint64_t stream_prefetches; /* lines touched by a stream profile after an access */
+    uint64_t bypasses;          /* missing lines not filled (L2_ONLY, no usable way) */
+    uint64_t nontemp_fills;     /* fills placed as least recently used */
+    uint64_t lock_overflows;    /* lock requests refused */
+    uint64_t locked;            /* lines locked now */
+    uint64_t hinted[6];         /* xmem.ldg/stg/pref with hint bit n set (L1_ONLY..STREAM) */
 } xmem_cache_stats;
+
+/* The number of counters, their names ("hits", ...) and values in the order above. */
+#define XMEM_CACHE_NSTATS 18u
+const char *xmem_cache_stat_name(unsigned i);
+uint64_t xmem_cache_stat(const xmem_cache_stats *st, unsigned i);
+
+/* Hint bits (xmem.ldg/stg/pref imm, errata Q-54). */
+#define XMEM_HINT_L1_ONLY  0x01u
+#define XMEM_HINT_L2_ONLY  0x02u /* no L1 allocation */
+#define XMEM_HINT_LDS_PREF 0x04u
+#define XMEM_HINT_NONTEMP  0x08u /* fill as least recently used (CAP.XMEM.CAP.NONTEMP) */
+#define XMEM_HINT_LOCK     0x10u
+#define XMEM_HINT_STREAM   0x20u /* apply the stream profile (CAP.XMEM.CAP.STREAM_PROF) */
+
+/* What one instruction may do to the cache. */
+typedef struct {
+    uint64_t waymask;       /* ways a fill may use (bit w = way w) */
+    bool no_alloc;          /* look up only */
+    bool nontemp;           /* fills become the next victim */
+    unsigned stream_depth;  /* lines fetched ahead after the access (PF_DEPTH) */
+    uint64_t stream_stride; /* bytes between them (STRIDE; 0 = one line) */
+} xmem_cache_pol;
 
 typedef struct {
     unsigned sets, ways, line_log2;
@@ -39,6 +72,7 @@ typedef struct {
     unsigned *nlocked; /* locked lines per set */
     uint64_t clock;
     xmem_cache_stats st;
+    xmem_cache_pol pol; /* the current instruction's policy (reset: xmem_cache_pol_all) */
 } xmem_cache;
 
 #define XMEM_CACHE_V 1u /* valid */
@@ -52,9 +86,32 @@ void xmem_cache_fini(xmem_cache *c);
 /* Everything invalid and unlocked, statistics zero (hart reset). */
 void xmem_cache_reset(xmem_cache *c);
 
+/* The policy that uses every way, allocates, keeps lines temporal and streams nothing. */
+xmem_cache_pol xmem_cache_pol_all(const xmem_cache *c);
+/* The policy of a hart instruction with hint bits `hint`, from the instruction-boundary
+ * CAP.XMEM.CAP, L1CFG, CLSMAP and STREAM_CTL (XMEM 5.3):
+ *   - way mask: with WAY_PART, CLSMAP.CLn_WAYMASK of the active class n (L1CFG.ACTIVE_CLASS
+ *     with CLASS_PART, else CL0); ways 8 and up, which no 8-bit mask names, are usable by
+ *     every class; without WAY_PART every way;
+ *   - L2_ONLY: no allocation; NONTEMP (or STREAM with STREAM_CTL.NONTEMP_EN): fills are
+ *     non-temporal, only with CAP.XMEM.CAP.NONTEMP;
+ *   - STREAM: STREAM_CTL's STRIDE and PF_DEPTH (RAZ without STREAM_PROF). */
+xmem_cache_pol xmem_cache_policy(const xmem_cache *c, uint64_t xmem_cap, uint64_t l1cfg,
+                                 uint64_t clsmap, uint64_t stream_ctl, unsigned hint);
+/* The stream part of a policy from a streaming profile CAP.XMEM.SPROFn (STRIDE 15:0,
+ * PF_DEPTH 23:16, NT_POLICY 27:24, non-zero = non-temporal): for engines whose
+ * descriptor selects SPROFn (MEMCTL.sprof_id != 0, XMEM 5.3). */
+void xmem_cache_pol_sprof(xmem_cache_pol *p, uint64_t sprof);
+/* Latches p as the policy of the following calls (the unit: once per instruction). */
+void xmem_cache_set_policy(xmem_cache *c, const xmem_cache_pol *p);
+
 /* The lines an access of n bytes at a touches, as a tag lookup/fill (a store marks them
  * dirty); hint = the access's hint bits (statistics only). */
 void xmem_cache_access(xmem_cache *c, uint64_t a, unsigned n, bool store, unsigned hint);
+/* After an access at a: the policy's stream prefetch, depth lines at a + k * stride (k =
+ * 1..depth, stride 0 = one line, modulo 2^64) for which ok(ctx, line address) is true. */
+void xmem_cache_stream(xmem_cache *c, uint64_t a, bool (*ok)(void *ctx, uint64_t line_addr),
+                       void *ctx);
 /* Fills the lines of [a, a + n) (clamped at 2^64) for which ok(ctx, line address) is
  * true (ok NULL: all), at most sets * ways lines (more could only evict each other). */
 void xmem_cache_prefetch(xmem_cache *c, uint64_t a, uint64_t n, unsigned hint,

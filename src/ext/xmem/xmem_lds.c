@@ -49,6 +49,15 @@ unsigned xmem_lds_class(const cap_snap *s, unsigned flags)
            3;
 }
 
+/* Soft budgets (errata Q-50): CLn_KIB, 0 = unlimited; going over one succeeds and sets
+ * BUDGET_OVF. */
+static uint64_t over_budget(const xmem_lds *l, unsigned cls, const cap_snap *s)
+{
+    uint64_t budget = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_LDS_BUDGET);
+    uint64_t kib = (budget >> (16 * cls)) & 0xffff;
+    return kib && l->used[cls] > (kib << 10) ? XMEM_EV_BUDGET_OVF : 0;
+}
+
 /* First fit in address order in [lo, hi): the lowest base aligned to `align` such that
  * [base, base + size) lies in a gap between live allocations. Returns the base and the
  * index where the new block goes in the sorted list; false when nothing fits. */
@@ -115,19 +124,32 @@ xmem_lds_res xmem_lds_alloc(xmem_lds *l, const cap_snap *s, uint64_t bytes, unsi
         return r;
     }
     unsigned cls = xmem_lds_class(s, flags);
+    /* The region's other attributes are the CAP defaults (errata P-200): the owner is
+     * CAP.XMEM.DOM (0 = CPU, XMEM 3.2.4), the tier its partition, the tag public. */
+    unsigned dom = (unsigned)(cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_DOM) & CAP_XMEM_DOM_DOM_MASK);
     memmove(&l->blk[at + 1], &l->blk[at], (l->n - at) * sizeof *l->blk);
-    l->blk[at] = (xmem_lds_blk){base, size, (uint8_t)cls};
+    l->blk[at] = (xmem_lds_blk){.base = base,
+                                .size = size,
+                                .cls = (uint8_t)cls,
+                                .tier = base < t0_hi ? 0 : 1,
+                                .dom = (uint8_t)(dom ? dom : 1)};
     l->n++;
     l->used[cls] += size;
-    /* Soft budgets (errata Q-50): CLn_KIB, 0 = unlimited; exceeding one succeeds. */
-    uint64_t budget = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_LDS_BUDGET);
-    uint64_t kib = (budget >> (16 * cls)) & 0xffff;
-    if (kib && l->used[cls] > (kib << 10)) r.events |= XMEM_EV_BUDGET_OVF;
+    r.events |= over_budget(l, cls, s);
     r.addr = base;
     return r;
 }
 
-uint64_t xmem_lds_free(xmem_lds *l, uint64_t addr)
+uint64_t xmem_lds_recharge(xmem_lds *l, xmem_lds_blk *b, unsigned cls, const cap_snap *s)
+{
+    l->used[b->cls] -= b->size;
+    b->cls = (uint8_t)cls;
+    l->used[cls] += b->size;
+    return over_budget(l, cls, s);
+}
+
+/* Index of the first allocation whose base is >= addr. */
+static size_t lower_bound(const xmem_lds *l, uint64_t addr)
 {
     size_t lo = 0, hi = l->n;
     while (lo < hi) {
@@ -137,6 +159,27 @@ uint64_t xmem_lds_free(xmem_lds *l, uint64_t addr)
         else
             hi = mid;
     }
+    return lo;
+}
+
+const xmem_lds_blk *xmem_lds_find(const xmem_lds *l, uint64_t addr)
+{
+    size_t i = lower_bound(l, addr);
+    if (i < l->n && l->blk[i].base == addr) return &l->blk[i];
+    if (i == 0) return NULL;
+    const xmem_lds_blk *b = &l->blk[i - 1];
+    return addr - b->base < b->size ? b : NULL;
+}
+
+xmem_lds_blk *xmem_lds_at(xmem_lds *l, uint64_t base)
+{
+    size_t i = lower_bound(l, base);
+    return i < l->n && l->blk[i].base == base ? &l->blk[i] : NULL;
+}
+
+uint64_t xmem_lds_free(xmem_lds *l, uint64_t addr)
+{
+    size_t lo = lower_bound(l, addr);
     if (lo == l->n || l->blk[lo].base != addr) return XMEM_EV_INV_MISS; /* wild, double, 0 */
     l->used[l->blk[lo].cls] -= l->blk[lo].size;
     memmove(&l->blk[lo], &l->blk[lo + 1], (l->n - lo - 1) * sizeof *l->blk);

@@ -32,9 +32,17 @@
 #define XMEM_EV_LDS_OOM    (UINT64_C(1) << 2)
 #define XMEM_EV_BUDGET_OVF (UINT64_C(1) << 5)
 
+/* An allocation is an XMEM region (errata P-200): its attributes start from the CAP
+ * defaults of the allocating instruction and change only through `xmem.region`
+ * (xmem_region.h). */
 typedef struct {
     uint64_t base, size; /* size in bytes, a multiple of the granule */
-    uint8_t cls;         /* the class whose budget it consumes */
+    uint8_t cls;         /* mclass: the class whose budget it consumes */
+    uint8_t tier;        /* 0-3 = T0-T3; T0 exactly when it lies in the Tier-0 partition */
+    uint8_t dom;         /* owning domain (errata Q-40 code, never 0) */
+    uint8_t sec;         /* security tag 0 public, 1 trusted, 2 secure (XMEM 8.1) */
+    uint8_t sprof;       /* streaming profile id 0-3 */
+    uint8_t hyb;         /* 1 = hybrid region (MEMCTL.hyb) */
 } xmem_lds_blk;
 
 typedef struct {
@@ -68,6 +76,14 @@ typedef struct {
 xmem_lds_res xmem_lds_alloc(xmem_lds *l, const cap_snap *s, uint64_t bytes, unsigned flags);
 /* xlds.free: the events to set (INV_MISS unless addr is the base of a live allocation). */
 uint64_t xmem_lds_free(xmem_lds *l, uint64_t addr);
+
+/* The live allocation containing addr, NULL when none does. */
+const xmem_lds_blk *xmem_lds_find(const xmem_lds *l, uint64_t addr);
+/* The live allocation whose base is exactly base, NULL when none is. */
+xmem_lds_blk *xmem_lds_at(xmem_lds *l, uint64_t base);
+/* Charges allocation b to class cls from now on (its bytes leave its old class) under
+ * the budgets of s: the events to set (BUDGET_OVF when cls goes over its budget). */
+uint64_t xmem_lds_recharge(xmem_lds *l, xmem_lds_blk *b, unsigned cls, const cap_snap *s);
 
 /* The class an allocation under s with flags is charged to (errata Q-41). */
 unsigned xmem_lds_class(const cap_snap *s, unsigned flags);

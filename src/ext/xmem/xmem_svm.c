@@ -24,8 +24,19 @@ void xmem_svm_config(const cap_snap *s, uint64_t pred, xmem_svm_cfg *cfg)
     cfg->size = (len == 1 || len == 2 || len == 4 || len == 8) ? len : 1u << (s->ew & 3);
     cfg->oob_zero =
         GET(mode, CAP_XMEM_SVMMODE_BOUND_CHECK) && GET(mode, CAP_XMEM_SVMMODE_ALLOW_OOB_ZERO);
+    cfg->bound_check = GET(mode, CAP_XMEM_SVMMODE_BOUND_CHECK) != 0;
+    cfg->bound_lo = cfg->bound_size = 0;
     cfg->zmode = s->zmode;
     cfg->pred = pred;
+}
+
+/* Whether the element at ea lies inside the bound (errata P-205): out of range is
+ * treated exactly like an inaccessible address. */
+static bool in_bound(const xmem_svm_cfg *c, uint64_t ea)
+{
+    if (!c->bound_check || !c->bound_size) return true;
+    uint64_t off = ea - c->bound_lo;
+    return c->size <= c->bound_size && off <= c->bound_size - c->size;
 }
 
 /* The first element after i whose lane is enabled, or count when there is none. */
@@ -72,7 +83,7 @@ static bool element(const xmem_svm_cfg *c, const xmem_svm_mem *m, uint64_t buf, 
             *addr = slot;
             return false;
         }
-        if (m->store(m->ctx, ea, c->size, v)) return true;
+        if (in_bound(c, ea) && m->store(m->ctx, ea, c->size, v)) return true;
         if (c->oob_zero) { /* dropped (errata Q-48) */
             *oob = true;
             return true;
@@ -81,7 +92,7 @@ static bool element(const xmem_svm_cfg *c, const xmem_svm_mem *m, uint64_t buf, 
         *addr = ea;
         return false;
     }
-    if (!m->load(m->ctx, ea, c->size, &v)) {
+    if (!in_bound(c, ea) || !m->load(m->ctx, ea, c->size, &v)) {
         if (!c->oob_zero) {
             *store = false;
             *addr = ea;
@@ -99,6 +110,7 @@ void xmem_svm_exec(const xmem_svm_cfg *c, const xmem_svm_mem *m, uint64_t buf, u
                    xmem_svm_result *r)
 {
     r->events = 0;
+    r->performed = 0;
     r->fault_store = false;
     r->tval = 0;
     /* Predicate-false elements of a scatter or a merging gather have no effect at all:
@@ -112,6 +124,7 @@ void xmem_svm_exec(const xmem_svm_cfg *c, const xmem_svm_mem *m, uint64_t buf, u
         }
         bool oob = false, store = false;
         uint64_t addr = 0;
+        r->performed++;
         bool ok = element(c, m, buf, i, &oob, &store, &addr);
         if (oob) r->events |= CAP_XMEM_EVENTS_INV_MISS_MASK;
         if (!ok) {

@@ -59,8 +59,13 @@ typedef struct {
     bool fof;          /* FOF */
     unsigned size;     /* element bytes: SVMLEN or EFF_EW */
     bool oob_zero;     /* BOUND_CHECK && ALLOW_OOB_ZERO */
-    bool zmode;        /* EFF_ZMODE: 0 merge, 1 zero */
-    uint64_t pred;     /* the selected bank's 64 lanes */
+    /* With BOUND_CHECK: element addresses must lie in [bound_lo, bound_lo + bound_size)
+     * (the region SVMBASE lies in, errata Q-48/P-205); bound_size 0 = no bound beyond
+     * accessibility. xmem_svm_config sets no bound; the hart adapter supplies it. */
+    bool bound_check;
+    uint64_t bound_lo, bound_size;
+    bool zmode;    /* EFF_ZMODE: 0 merge, 1 zero */
+    uint64_t pred; /* the selected bank's 64 lanes */
 } xmem_svm_cfg;
 
 /* The configuration from a snapshot (SVM CSRs via cap_snap_xmem, EFF_EW, EFF_ZMODE) and
@@ -75,11 +80,12 @@ typedef enum {
 
 typedef struct {
     xmem_svm_status status;
-    uint64_t rd;       /* elements completed (DONE, FOF_STOP); the faulting index (TRAP) */
-    uint64_t svfaulti; /* the new SVFAULTI value (always written) */
-    bool fault_store;  /* TRAP: store access fault (else load access fault) */
-    uint64_t tval;     /* TRAP: the faulting address (mtval) */
-    uint64_t events;   /* CAP.XMEM.EVENTS bits to set (INV_MISS), 0 when none */
+    uint64_t rd;        /* elements completed (DONE, FOF_STOP); the faulting index (TRAP) */
+    uint64_t svfaulti;  /* the new SVFAULTI value (always written) */
+    bool fault_store;   /* TRAP: store access fault (else load access fault) */
+    uint64_t tval;      /* TRAP: the faulting address (mtval) */
+    uint64_t events;    /* CAP.XMEM.EVENTS bits to set (INV_MISS), 0 when none */
+    uint64_t performed; /* elements looked at (masked-off ones skipped are not): the work */
 } xmem_svm_result;
 
 /* Runs one `xmem.svm` with data buffer buf (rs1) and count elements (rs2). */

@@ -1,12 +1,14 @@
 /* xmem_unit.c — the hart adapter of XMEM: `xmem.svm` and SVFAULTI, the LDS and `xlds.*`,
- * `xmem.ldg/stg/pref/cctl/stream`, `xswz.*`, and the (always illegal) compressed
- * load/store (docs/xmem.md). */
+ * `xmem.ldg/stg/pref/cctl/stream`, `xswz.*`, and the compressed load/store through
+ * libzstd (docs/xmem.md). */
 #include "xmem_unit.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "xmem_cache.h"
+#include "xmem_comp.h"
 #include "xmem_swz.h"
 #include "xphmg_csr.h"
 
@@ -19,6 +21,30 @@ static bool csr_read(hart *h, void *ctx, uint32_t a, uint64_t *v)
     if (a != XMEM_CSR_SVFAULTI) return false;
     *v = ((xmem_unit *)ctx)->svfaulti;
     return true;
+}
+
+/* The first of the XMEM_CACHE_NSTATS read-only user CSRs (XML xmem_l1_hits ...), in
+ * xmem_cache_stats order. */
+#define XMEM_CSR_L1STAT XPHMG_CSR_XMEM_L1_HITS
+_Static_assert(XPHMG_CSR_XMEM_L1_HINT_STREAM == XMEM_CSR_L1STAT + XMEM_CACHE_NSTATS - 1,
+               "the XML's statistics CSRs and xmem_cache_stats disagree");
+
+/* The L1 statistics, read-only user CSRs XMEM_CSR_L1STAT + i (XMEM 9.3: counters outside
+ * CAP; errata P-221). Writes never reach here (read-only addresses). */
+static bool l1stat_read(hart *h, void *ctx, uint32_t a, uint64_t *v)
+{
+    (void)h;
+    *v = xmem_cache_stat(&((xmem_unit *)ctx)->l1.st, a - XMEM_CSR_L1STAT);
+    return true;
+}
+
+static bool l1stat_write(hart *h, void *ctx, uint32_t a, uint64_t v)
+{
+    (void)h;
+    (void)ctx;
+    (void)a;
+    (void)v;
+    return false;
 }
 
 static bool csr_write(hart *h, void *ctx, uint32_t a, uint64_t v)
@@ -34,6 +60,8 @@ static void reset(hart *h, void *ctx)
     (void)h;
     xmem_unit *u = ctx;
     u->svfaulti = XMEM_SVFAULTI_RESET;
+    u->actor_set = false;
+    u->denied = 0;
     /* The LDS: no allocations, contents zero (errata Q-50). */
     xmem_lds_reset(&u->lds);
     xmem_cache_reset(&u->l1); /* the tag model: empty, unlocked */
@@ -57,9 +85,18 @@ static void exec_svm(hart *h, void *ctx, const hart_insn *d)
     cap_snapshot(&u->cap->cap, &s);
     xmem_svm_cfg cfg;
     xmem_svm_config(&s, pbank ? pmask_get(&u->pmask->pm, pbank) : ~UINT64_C(0), &cfg);
+    /* BOUND_CHECK bounds the elements by the region SVMBASE lies in (errata P-205). */
+    const xmem_lds_blk *rb = xmem_lds_find(&u->lds, cfg.base);
+    if (rb) {
+        cfg.bound_lo = rb->base;
+        cfg.bound_size = rb->size;
+    }
     xmem_svm_mem m = {h, hart_quiet_load, hart_quiet_store};
     xmem_svm_result r;
     xmem_svm_exec(&cfg, &m, buf, count, &r);
+    /* One unit per element performed (P-300), charged afterwards: they are bounded by
+     * the accessible memory. */
+    hart_charge(h, r.performed);
     u->svfaulti = r.svfaulti;
     if (r.events) cap_xmem_event(&u->cap->cap, r.events);
     if (r.status == XMEM_SVM_TRAP) {
@@ -86,20 +123,139 @@ static void exec_alloc(hart *h, void *ctx, const hart_insn *d)
     hart_set_x(h, d->rd, r.addr);
 }
 
-/* xlds.free rs1: a wild, double or zero free is ignored and sets INV_MISS. */
+/* The hart as an actor: domain CAP.XMEM.DOM, public tag, the current policy (on the
+ * sequential hart the CSRs read now are the instruction boundary's). */
+static xmem_actor hart_actor(const xmem_unit *u)
+{
+    uint64_t xcap = 0, descpol = 0, dom = 0;
+    cap_csr_read(&u->cap->cap, XPHMG_CSR_CAP_XMEM_CAP, &xcap);
+    cap_csr_read(&u->cap->cap, XPHMG_CSR_CAP_XMEM_DESCPOL, &descpol);
+    cap_csr_read(&u->cap->cap, XPHMG_CSR_CAP_XMEM_DOM, &dom);
+    return xmem_actor_from(xcap, descpol, dom, 0, 0);
+}
+
+/* The LDS window's access policy (hart_region_set_check): every region the access
+ * touches must let the current actor make it (xmem_region.h). A refusal by the security
+ * tag sets SEC_VIOL at once (XMEM 8.2: the violating access, probe or not, is the
+ * event); the reasons are kept for the actor's engine (DMA_ERR, errata P-207). */
+static bool region_check(void *ctx, uint64_t a, unsigned n, bool store, bool probe)
+{
+    (void)probe;
+    xmem_unit *u = ctx;
+    const xmem_lds_blk *first = xmem_lds_find(&u->lds, a);
+    const xmem_lds_blk *last = xmem_lds_find(&u->lds, a + n - 1);
+    if (!first && !last) return true; /* free LDS space is plain memory */
+    xmem_actor act = u->actor_set ? u->actor : hart_actor(u);
+    unsigned deny = (first ? xmem_region_deny(first, &act, store) : 0) |
+                    (last && last != first ? xmem_region_deny(last, &act, store) : 0);
+    if (!deny) return true;
+    u->denied |= deny;
+    if (deny & XMEM_DENY_SEC) cap_xmem_event(&u->cap->cap, XMEM_EV_SEC_VIOL);
+    return false;
+}
+
+void xmem_actor_begin(xmem_unit *u, xmem_actor a)
+{
+    u->actor = a;
+    u->actor_set = true;
+    u->denied = 0;
+}
+
+unsigned xmem_actor_end(xmem_unit *u)
+{
+    unsigned d = u->denied;
+    u->actor_set = false;
+    u->denied = 0;
+    return d;
+}
+
+void xmem_job_begin(void *ctx, const cap_snap *s, const uint8_t memctl[24])
+{
+    xmem_actor_begin(ctx, xmem_actor_of(s, memctl[XMEM_MC_DOM], memctl[XMEM_MC_SEC]));
+}
+
+uint64_t xmem_job_end(void *ctx)
+{
+    return xmem_actor_end(ctx) ? XMEM_EV_DMA_ERR : 0;
+}
+
+void xmem_set_offload_drain(xmem_unit *u, void (*fn)(hart *h, void *ctx), void *ctx)
+{
+    u->drain = fn;
+    u->drain_ctx = ctx;
+}
+
+/* xmem.region rd, rs1, rs2 (errata P-201): rs2 = 0 reads the attributes of the region
+ * containing rs1; otherwise applies the XPHMG_MEMCTL at rs2 to the region based at rs1.
+ * The descriptor is read first (8-byte aligned, else load address misaligned; load
+ * access fault at the first inaccessible doubleword, with INV_MISS), so a fault changes
+ * nothing. */
+static void exec_region(hart *h, void *ctx, const hart_insn *d)
+{
+    xmem_unit *u = ctx;
+    uint64_t base = hart_x(h, d->rs1), desc = hart_x(h, d->rs2);
+    unsigned rd = d->rd;
+    if (desc == 0) {
+        const xmem_lds_blk *b = xmem_lds_find(&u->lds, base);
+        hart_set_x(h, rd, b ? xmem_region_word(b) : 0);
+        return;
+    }
+    if (desc & 7) {
+        hart_raise(h, CAUSE_MISALIGNED_LOAD, desc);
+        return;
+    }
+    uint8_t mc[XMEM_MEMCTL_BYTES];
+    for (unsigned i = 0; i < XMEM_MEMCTL_BYTES; i += 8) {
+        uint64_t v;
+        if (!hart_mem_ok(h, desc + i, 8, false)) {
+            cap_xmem_event(&u->cap->cap, XMEM_EV_INV_MISS);
+            hart_raise(h, CAUSE_LOAD_ACCESS, desc + i);
+            return;
+        }
+        if (!hart_load(h, desc + i, 8, &v)) return;
+        for (unsigned k = 0; k < 8; k++)
+            mc[i + k] = (uint8_t)(v >> (8 * k));
+    }
+    cap_snap s;
+    cap_snapshot(&u->cap->cap, &s);
+    xmem_actor act = xmem_actor_of(&s, 0, 0);
+    xmem_region_res r = xmem_region_apply(&u->lds, base, mc, &act, &s);
+    if (r.events) cap_xmem_event(&u->cap->cap, r.events);
+    hart_set_x(h, rd, r.rd);
+}
+
+/* xlds.free rs1: a wild, double or zero free is ignored and sets INV_MISS (Q-58); a
+ * region whose tag the hart does not dominate is not freed and sets SEC_VIOL (P-204). */
 static void exec_free(hart *h, void *ctx, const hart_insn *d)
 {
     xmem_unit *u = ctx;
-    uint64_t ev = xmem_lds_free(&u->lds, hart_x(h, d->rs1));
+    uint64_t a = hart_x(h, d->rs1);
+    xmem_lds_blk *b = xmem_lds_at(&u->lds, a);
+    xmem_actor act = hart_actor(u);
+    if (b && act.sec_dom && act.sec < b->sec) {
+        cap_xmem_event(&u->cap->cap, XMEM_EV_SEC_VIOL);
+        return;
+    }
+    uint64_t ev = xmem_lds_free(&u->lds, a);
     if (ev) cap_xmem_event(&u->cap->cap, ev);
 }
 
-/* xlds.bar lvl: scopes 0-4 (thread..system) all have `fence rw,rw` strength on the one
- * in-order hart, which has no visible effect (Q-53); other values are illegal (P-70). */
+/* xlds.bar lvl: scopes 0-4 (thread, warp, wg, cluster, system; XMEM 3.1). The hart is
+ * one in-order thread, so every scope orders its own accesses (`fence rw,rw` strength,
+ * Q-53). The offload engine shares the cluster with it: CLUSTER and SYSTEM also wait for
+ * every outstanding offload job, THREAD..WG do not (errata P-206). Other values are
+ * illegal (P-70). */
+#define XMEM_SCOPE_CLUSTER 3u
+#define XMEM_SCOPE_SYSTEM  4u
 static void exec_bar(hart *h, void *ctx, const hart_insn *d)
 {
-    (void)ctx;
-    if ((uint64_t)d->imm > 4) hart_illegal(h, d);
+    xmem_unit *u = ctx;
+    uint64_t lvl = (uint64_t)d->imm;
+    if (lvl > XMEM_SCOPE_SYSTEM) {
+        hart_illegal(h, d);
+        return;
+    }
+    if (lvl >= XMEM_SCOPE_CLUSTER && u->drain) u->drain(h, u->drain_ctx);
 }
 
 /* xlds.atoms amo_sel, rd, rs2, (rs1): AMO_SEL 6:2 = the AMO funct5, bit 1 reserved,
@@ -174,6 +330,9 @@ static void exec_cpy(hart *h, void *ctx, const hart_insn *d)
         hart_raise(h, load_ok ? CAUSE_STORE_ACCESS : CAUSE_LOAD_ACCESS, bad);
         return;
     }
+    /* One unit per 8 bytes (P-300), charged once both ranges are known to be accessible
+     * (so at most the RAM size is charged) and before anything is moved. */
+    if (hart_charge(h, n / 8 + 1)) return;
     /* Overlap-safe: forwards when the destination is below the source, else backwards;
      * an 8-byte chunk is loaded whole before it is stored. */
     if (dst - src >= n || dst <= src) {
@@ -230,6 +389,9 @@ static void exec_swz(hart *h, void *ctx, const hart_insn *d, bool ten2tex)
         hart_raise(h, r.fault_store ? CAUSE_STORE_ACCESS : CAUSE_LOAD_ACCESS, r.tval);
         return;
     }
+    /* One unit per 8 bytes moved (P-300), charged afterwards: the extent is decoded
+     * inside xmem_swz_exec and the move is bounded by the accessible memory. */
+    hart_charge(h, r.rd / 8);
     hart_set_x(h, rd, r.rd);
 }
 
@@ -243,19 +405,100 @@ static void exec_ten2tex(hart *h, void *ctx, const hart_insn *d)
     exec_swz(h, ctx, d, true);
 }
 
-/* xmem.dloadc / xmem.dstorec: no compressed format is defined (Q-55 leaves it open), so
- * they are illegal in every profile, whatever CAP.XMEM.CAP.COMPRESS says (XMEM 6.5 allows
- * the trap when COMPRESS = 0; every shipped profile has COMPRESS = 0). */
-static void exec_compress(hart *h, void *ctx, const hart_insn *d)
+/* Copies n bytes between guest memory at a and the host buffer b (the range was checked
+ * with range_ok, so every access succeeds). */
+static void guest_read(hart *h, uint64_t a, uint8_t *b, size_t n)
 {
-    (void)ctx;
-    hart_illegal(h, d);
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        (void)hart_load(h, a + i, 1, &v);
+        b[i] = (uint8_t)v;
+    }
+}
+
+static void guest_write(hart *h, uint64_t a, const uint8_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        (void)hart_store(h, a + i, 1, b[i]);
+}
+
+/* xmem.dloadc / xmem.dstorec rd, rs1, rs2, rs3[, cmode] (errata Q-55): decode (load) or
+ * encode (store) rs3[31:0] bytes at rs2 into at most rs3[63:32] bytes at rs1; rd = the
+ * bytes written. Illegal without CAP.XMEM.CAP.COMPRESS (XMEM 6.5: the trap). An
+ * unsupported format, a size above the limit, a corrupt or truncated stream or an output
+ * that does not fit: COMP_ERR, rd = 0, nothing written. Inaccessible ranges (the whole
+ * capacity is checked): the access fault of xlds.cpy with INV_MISS, before any work. */
+static void exec_compress(hart *h, void *ctx, const hart_insn *d, bool store)
+{
+    xmem_unit *u = ctx;
+    cap_snap s;
+    cap_snapshot(&u->cap->cap, &s);
+    if (!(cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_CAP) & CAP_XMEM_CAP_COMPRESS_MASK)) {
+        hart_illegal(h, d);
+        return;
+    }
+    uint64_t dst = hart_x(h, d->rs1), src = hart_x(h, d->rs2), lens = hart_x(h, d->rs3), bad;
+    uint64_t n = (uint32_t)lens, cap = lens >> 32;
+    unsigned rd = d->rd;
+    xmem_comp_cfg cfg =
+        xmem_comp_config(cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_COMP_CTL), (unsigned)(d->imm & 3));
+    size_t out = XMEM_COMP_FAIL;
+    if (n <= XMEM_COMP_MAX_BYTES && cap <= XMEM_COMP_MAX_BYTES) {
+        bool load_ok = range_ok(h, src, n, false, &bad);
+        if (!load_ok || !range_ok(h, dst, cap, true, &bad)) {
+            cap_xmem_event(&u->cap->cap, XMEM_EV_INV_MISS);
+            hart_raise(h, load_ok ? CAUSE_STORE_ACCESS : CAUSE_LOAD_ACCESS, bad);
+            return;
+        }
+        uint8_t *in = malloc(n ? n : 1), *res = malloc(cap ? cap : 1);
+        if (in && res) {
+            guest_read(h, src, in, n);
+            out = store ? xmem_comp_encode(&cfg, in, n, res, cap)
+                        : xmem_comp_decode(&cfg, in, n, res, cap);
+            if (out != XMEM_COMP_FAIL) guest_write(h, dst, res, out);
+        }
+        free(in);
+        free(res);
+    }
+    if (out == XMEM_COMP_FAIL) {
+        cap_xmem_event(&u->cap->cap, CAP_XMEM_EVENTS_COMP_ERR_MASK);
+        out = 0;
+    }
+    hart_set_x(h, rd, out);
+}
+
+static void exec_dloadc(hart *h, void *ctx, const hart_insn *d)
+{
+    exec_compress(h, ctx, d, false);
+}
+
+static void exec_dstorec(hart *h, void *ctx, const hart_insn *d)
+{
+    exec_compress(h, ctx, d, true);
 }
 
 /* ---- Caches and streaming: xmem.ldg/stg/pref/cctl/stream (errata Q-54) ---- */
 
 /* Hint bits L1_ONLY 0 .. STREAM 5; the other hint bits are ignored (P-70). */
 #define XMEM_HINT_BITS 0x3fu
+
+/* Latches the cache policy of this instruction (class way mask, hints, STREAM_CTL) from
+ * the instruction-boundary snapshot (XMEM 5.3, errata Q-54, P-222). */
+static void latch_policy(xmem_unit *u, unsigned hint)
+{
+    cap_snap s;
+    cap_snapshot(&u->cap->cap, &s);
+    xmem_cache_pol p = xmem_cache_policy(&u->l1, cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_CAP),
+                                         cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_L1CFG),
+                                         cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_CLSMAP),
+                                         cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_STREAM_CTL), hint);
+    xmem_cache_set_policy(&u->l1, &p);
+}
+
+static bool pref_ok(void *ctx, uint64_t line_addr)
+{
+    return hart_mem_ok(ctx, line_addr, 1, false);
+}
 
 /* xmem.ldg rd, (rs1)[, hint]: the base ISA's 64-bit load (any alignment in one memory,
  * load access fault otherwise, P-70 hints never trap); INV_MISS with a fault (Q-58). */
@@ -268,7 +511,9 @@ static void exec_ldg(hart *h, void *ctx, const hart_insn *d)
         cap_xmem_event(&u->cap->cap, XMEM_EV_INV_MISS);
         return;
     }
+    latch_policy(u, hint);
     xmem_cache_access(&u->l1, a, 8, false, hint);
+    xmem_cache_stream(&u->l1, a, pref_ok, h);
     hart_set_x(h, rd, v);
 }
 
@@ -282,12 +527,9 @@ static void exec_stg(hart *h, void *ctx, const hart_insn *d)
         cap_xmem_event(&u->cap->cap, XMEM_EV_INV_MISS);
         return;
     }
+    latch_policy(u, hint);
     xmem_cache_access(&u->l1, a, 8, true, hint);
-}
-
-static bool pref_ok(void *ctx, uint64_t line_addr)
-{
-    return hart_mem_ok(ctx, line_addr, 1, false);
+    xmem_cache_stream(&u->l1, a, pref_ok, h);
 }
 
 /* xmem.pref rs1, rs2[, hint]: never faults, never sets an event, no architectural
@@ -295,8 +537,9 @@ static bool pref_ok(void *ctx, uint64_t line_addr)
 static void exec_pref(hart *h, void *ctx, const hart_insn *d)
 {
     xmem_unit *u = ctx;
-    xmem_cache_prefetch(&u->l1, hart_x(h, d->rs1), hart_x(h, d->rs2),
-                        (unsigned)((uint64_t)d->imm & XMEM_HINT_BITS), pref_ok, h);
+    unsigned hint = (unsigned)((uint64_t)d->imm & XMEM_HINT_BITS);
+    latch_policy(u, hint);
+    xmem_cache_prefetch(&u->l1, hart_x(h, d->rs1), hart_x(h, d->rs2), hint, pref_ok, h);
 }
 
 enum { CCTL_INV, CCTL_FLUSH, CCTL_LOCK, CCTL_UNLOCK, CCTL_PARTITION };
@@ -324,6 +567,7 @@ static void exec_cctl(hart *h, void *ctx, const hart_insn *d)
         return;
     case CCTL_LOCK:
         if (!line_lock) return;
+        latch_policy(u, 0); /* locked lines take ways of the active class */
         if (!(cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_L1CFG) & CAP_XMEM_L1CFG_LOCK_EN_MASK) ||
             xmem_cache_lock(&u->l1, a, n))
             cap_xmem_event(&u->cap->cap, CAP_XMEM_EVENTS_LOCK_OVF_MASK);
@@ -369,22 +613,31 @@ static const hart_unit_insn insns[] = {{XOP_XMEM_SVM, exec_svm, HART_WR_X},
                                        /* XSWZ and compression (errata) */
                                        {XOP_XSWZ_TEX2TEN, exec_tex2ten, HART_WR_X},
                                        {XOP_XSWZ_TEN2TEX, exec_ten2tex, HART_WR_X},
-                                       {XOP_XMEM_DLOADC, exec_compress, HART_WR_X},
-                                       {XOP_XMEM_DSTOREC, exec_compress, HART_WR_X},
+                                       {XOP_XMEM_DLOADC, exec_dloadc, HART_WR_X},
+                                       {XOP_XMEM_DSTOREC, exec_dstorec, HART_WR_X},
                                        /* caches and streaming (errata Q-54) */
                                        {XOP_XMEM_LDG, exec_ldg, HART_WR_X},
                                        {XOP_XMEM_STG, exec_stg, HART_WR_NONE},
                                        {XOP_XMEM_PREF, exec_pref, HART_WR_NONE},
                                        {XOP_XMEM_CCTL, exec_cctl, HART_WR_NONE},
-                                       {XOP_XMEM_STREAM, exec_stream, HART_WR_NONE}};
-static const hart_unit_csrs csrs[] = {{XMEM_CSR_SVFAULTI, XMEM_CSR_SVFAULTI, csr_read, csr_write}};
-static const hart_unit unit = {"xmem", reset, sizeof insns / sizeof insns[0], insns, 1, csrs};
+                                       {XOP_XMEM_STREAM, exec_stream, HART_WR_NONE},
+                                       /* regions (errata P-201) */
+                                       {XOP_XMEM_REGION, exec_region, HART_WR_X}};
+static const hart_unit_csrs csrs[] = {
+    {XMEM_CSR_SVFAULTI, XMEM_CSR_SVFAULTI, csr_read, csr_write},
+    {XMEM_CSR_L1STAT, XMEM_CSR_L1STAT + XMEM_CACHE_NSTATS - 1, l1stat_read, l1stat_write}};
+static const hart_unit unit = {
+    "xmem", reset, sizeof insns / sizeof insns[0], insns, sizeof csrs / sizeof csrs[0], csrs};
 
 int xmem_unit_attach(hart *h, xmem_unit *u, cap_unit *cap, pmask_unit *pmask)
 {
     u->cap = cap;
     u->pmask = pmask;
     u->svfaulti = XMEM_SVFAULTI_RESET;
+    u->actor_set = false;
+    u->denied = 0;
+    u->drain = NULL;
+    u->drain_ctx = NULL;
     uint64_t size, t0;
     xmem_lds_geometry(cap_discovery(&cap->cap, XPHMG_CSR_CAP_XMEM_CAP),
                       cap_discovery(&cap->cap, XPHMG_CSR_CAP_XMEM_PARAMS),
@@ -402,12 +655,22 @@ int xmem_unit_attach(hart *h, xmem_unit *u, cap_unit *cap, pmask_unit *pmask)
     }
     if (size) {
         u->lds_mem = calloc(1, size);
-        if (!u->lds_mem || hart_add_region(h, XMEM_LDS_BASE, size, u->lds_mem)) {
+        if (!u->lds_mem || hart_add_region(h, XMEM_LDS_BASE, size, u->lds_mem) ||
+            hart_region_set_check(h, XMEM_LDS_BASE, region_check, u)) {
             xmem_unit_free(u); /* the hart keeps a unit that is gone: it must not run */
             return -1;
         }
     }
     return 0;
+}
+
+void xmem_unit_print_stats(const xmem_unit *u, FILE *f)
+{
+    fprintf(f, "xphmg-sim: xmem.l1");
+    for (unsigned i = 0; i < XMEM_CACHE_NSTATS; i++)
+        fprintf(f, "%s %s %" PRIu64, i ? "," : "", xmem_cache_stat_name(i),
+                xmem_cache_stat(&u->l1.st, i));
+    fprintf(f, "\n");
 }
 
 void xmem_unit_free(xmem_unit *u)

@@ -1,14 +1,16 @@
 /* Tier-0 handoff to the RT offload engine (CAP 2.2, errata Q-51, Q-52, Q-50, Q-40). Default
  * profile: LDS at 0x10000000, Tier-0 = its first 16 KiB; xlds.alloc with TIER = 1 (FLAGS
  * 0x10) places first fit in Tier-0 (16-byte granules) and falls back to Tier-1 (from
- * 0x10004000) when Tier-0 is full. The hart writes rays and queue descriptors into
- * Tier-0 regions and hands them to RT by naming dom = RT (2) in the descriptor's memctl;
- * the job reads the rays and writes hits and misses at those same Tier-0 addresses,
- * which the hart reads after xfence.wait: no copy anywhere (the job has no other buffer;
- * the results can only be where the hart reads them). CAP.XMEM.DESCPOL.STRICT_DOM = 1
+ * 0x10004000) when Tier-0 is full. Each allocation is an XMEM region owned by
+ * CAP.XMEM.DOM (errata P-200). The hart (CPU) writes rays and queue descriptors into
+ * Tier-0 regions and hands them to RT with `xmem.region` (dom = RT, P-201); a job whose
+ * memctl.dom is RT reads the rays and writes hits and misses at those same Tier-0
+ * addresses, which the hart reads after xfence.wait, once they are handed back or while
+ * it acts for RT (CAP.XMEM.DOM = RT): no copy anywhere. CAP.XMEM.DESCPOL.STRICT_DOM = 1
  * and CAP.XMEM.DOM = CPU (1) make the domain decide: memctl.dom = RT is accepted;
  * memctl.dom = 0 takes the CAP default (CAP.XMEM.DOM), accepted when that is RT and
- * rejected (RTSTAT.LAST_EC 3, nothing consumed) when it is CPU. With Tier-0 exhausted the
+ * rejected (RTSTAT.LAST_EC 3, nothing consumed) when it is CPU; without STRICT_DOM such a
+ * CPU job still cannot touch the RT-owned Tier-0 regions (P-203). With Tier-0 exhausted the
  * hit queue falls back to Tier-1 and the pipeline still works. Expected hit (scene in
  * offload_test.h, FP32): ray (1,2,0) along +z hits B (prim 1) at t 3.0 = 0x40400000;
  * ray (10,10,0) misses.
@@ -20,6 +22,11 @@
  * REQ: CAP-013 CAP-014 CAP-019 CAP-020 CAP-024 CAP-150 RT-104 RT-100 */
 #include "offload_test.h"
 #define T0 0x10
+#define xmem_region(rd, rs1, rs2) .insn r 0x2b, 1, 2, rd, rs1, rs2
+/* Applies the XPHMG_MEMCTL at mc to the six Tier-0 regions s1-s6 (errata P-201). */
+#define HANDOFF(mc) \
+    xmem_region(t0, s1, mc); xmem_region(t0, s2, mc); xmem_region(t0, s3, mc); \
+    xmem_region(t0, s4, mc); xmem_region(t0, s5, mc); xmem_region(t0, s6, mc);
 RVTEST_CODE_BEGIN
     OFF_TRAP_SETUP
     li t0, 0x80300000; csrw PREC_MODE, t0 /* PET FP32 */
@@ -42,12 +49,21 @@ RVTEST_CODE_BEGIN
     li t0, 8; sw t0, Q_CAP(s6); sd s5, Q_BASE(s6)
     la s0, desc
     sd s2, D_RAYQ(s0); sd s4, D_HITQ(s0); sd s6, D_MISSQ(s0)
-    li t0, 2; sb t0, D_DOM(s0)            /* memctl.dom = RT: the handoff */
+    li t0, 2; sb t0, D_DOM(s0)            /* memctl.dom = RT: the job is RT's */
+    la a3, mc_rt                          /* the handoff: every region to RT */
+    HANDOFF(a3)
     TEST_CASE(8, s7, 1, xsubmit_rt(s7, s0))
-    /* ordering (CAP-024): before the wait the region still holds what the hart left */
+    /* ordering (CAP-024): before the wait the region still holds what the hart left
+     * (read by the hart acting for RT) */
+    li t0, 2; csrw XMEM_DOM, t0
     TEST_CASE(38, a0, 0, lw a0, Q_TAIL(s4))
     TEST_CASE(39, a0, 0, lw a0, 8(s3))
+    li t0, 1; csrw XMEM_DOM, t0
     TEST_CASE(9, a0, 0, xfence_wait(s7); csrr a0, RTSTAT)
+    /* the old owner (CPU) can no longer read them; handed back, it can */
+    TEST_CASE(40, s10, 5, li s10, -1; lw a0, Q_TAIL(s4))
+    la a3, mc_cpu
+    HANDOFF(a3)
     TEST_CASE(10, a0, 1, lw a0, Q_TAIL(s4))
     TEST_CASE(11, a0, 0, lw a0, 0(s3))
     TEST_CASE(12, a0, 1, lw a0, 4(s3))
@@ -60,7 +76,9 @@ RVTEST_CODE_BEGIN
     ld t1, 16(s1); sd t1, 80(s1); ld t1, 24(s1); sd t1, 88(s1)
     li t0, 3; sw t0, Q_TAIL(s2)
     sb x0, D_DOM(s0)
-    li t0, 2; csrw XMEM_DOM, t0
+    la a3, mc_rt
+    HANDOFF(a3)
+    li t0, 2; csrw XMEM_DOM, t0           /* from now on the hart acts for RT */
     TEST_CASE(17, s7, 2, xsubmit_rt(s7, s0))
     TEST_CASE(18, a0, 0, xfence_wait(s7); csrr a0, RTSTAT)
     TEST_CASE(19, a0, 2, lw a0, Q_TAIL(s4))
@@ -88,14 +106,18 @@ RVTEST_CODE_BEGIN
     li s10, -1
     TEST_CASE(30, s7, 4, xsubmit_rt(s7, s0))
     TEST_CASE(31, a0, RTSTAT_JOB_FAULT, xfence_wait(s7); csrr a0, RTSTAT)
+    li t0, 2; csrw XMEM_DOM, t0
     TEST_CASE(32, a0, 4, lw a0, Q_HEAD(s2))
     TEST_CASE(33, a0, 1, lw a0, Q_TAIL(s9))
     TEST_CASE(34, s10, -1, nop)
-    /* the same descriptor without STRICT_DOM: dom is a policy attribute only (Q-51) */
+    /* the same descriptor without STRICT_DOM: the job is not rejected up front, but as a
+     * CPU job it cannot touch RT's Tier-0 regions (P-203): job fault, nothing consumed */
     li t0, 0x4; csrw XMEM_DESCPOL, t0
+    li t0, 1; csrw XMEM_DOM, t0
     TEST_CASE(35, s7, 5, xsubmit_rt(s7, s0))
-    TEST_CASE(36, a0, 5, xfence_wait(s7); lw a0, Q_HEAD(s2))
-    TEST_CASE(37, a0, 2, lw a0, Q_TAIL(s9))
+    li t0, 2; csrw XMEM_DOM, t0
+    TEST_CASE(36, a0, 4, xfence_wait(s7); lw a0, Q_HEAD(s2))
+    TEST_CASE(37, a0, 1, lw a0, Q_TAIL(s9))
     TEST_PASSFAIL
     OFF_TRAP_HANDLER
 RVTEST_CODE_END
@@ -109,6 +131,12 @@ desc:
     .dword bvh, 0, 0, 0, 0
     .word 0, 0
     .space 24
+mc_rt:                                    /* XPHMG_MEMCTL: dom = RT */
+    .byte 2
+    .space 23
+mc_cpu:                                   /* XPHMG_MEMCTL: dom = CPU */
+    .byte 1
+    .space 23
 tmpl:
     .float 1, 2, 0, 0, 0, 1, 0, 100
     .float 10, 10, 0, 0, 0, 1, 0, 100

@@ -1,8 +1,8 @@
-/* `xmem.dloadc` / `xmem.dstorec rd, rs1, rs2, rs3[, cmode]` (errata Q-55): no compressed
- * format is defined, so both are illegal instructions (cause 2) in every profile; the
- * default profile has CAP.XMEM.CAP.COMPRESS = 0 (XMEM 6.5: trap or plain access, this
- * implementation traps). Every CMODE, rd not written, the buffers untouched.
- * REQ: XMEM-104 */
+/* `xmem.dloadc` / `xmem.dstorec rd, rs1, rs2, rs3[, cmode]` under the default profile
+ * (errata Q-55): CAP.XMEM.CAP.COMPRESS = 0, so both are illegal instructions (cause 2;
+ * XMEM 6.5: trap or plain access, this implementation traps). Every CMODE, rd not
+ * written, the buffers untouched. The same instructions compress under
+ * profiles/compress.yaml (comp_zstd.S). REQ: XMEM-104 XMEM-105 */
 #include "svm_test.h"
 #define xmem_dloadc(rd, rs1, rs2, rs3, cmode)  .insn r4 0x5b, 4, cmode, rd, rs1, rs2, rs3
 #define xmem_dstorec(rd, rs1, rs2, rs3, cmode) .insn r4 0x5b, 5, cmode, rd, rs1, rs2, rs3

@@ -1,0 +1,102 @@
+/* rt_fetch.c — RT record fetches under the XMEM rules (semantics in rt_fetch.h). */
+#include "rt_fetch.h"
+
+#include <string.h>
+
+/* n units of unit bytes at a into buf (little-endian), after the alignment check. */
+static rt_fetch_status fetch(rt_fetch *f, uint64_t a, uint64_t align, unsigned unit, unsigned n,
+                             uint8_t *buf)
+{
+    if (a & (align - 1)) {
+        f->inv_miss = true;
+        f->fault_addr = a;
+        return RT_FETCH_MISALIGNED;
+    }
+    const uint8_t *p = f->mem->map ? f->mem->map(f->mem->ctx, a, unit * n) : NULL;
+    if (p) {
+        memcpy(buf, p, (size_t)unit * n);
+        if (a < f->rd_lo) f->rd_lo = a;
+        if (a + unit * n > f->rd_hi) f->rd_hi = a + unit * n;
+        return RT_FETCH_OK;
+    }
+    if (f->map_only) {
+        f->unmapped = true;
+        return RT_FETCH_ACCESS;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t v, ua = a + (uint64_t)i * unit;
+        if (!f->mem->load(f->mem->ctx, ua, unit, &v)) {
+            f->inv_miss = true;
+            if (f->oob_zero) { /* the whole record reads as zero (SVMEM OOB-zero) */
+                memset(buf, 0, (size_t)unit * n);
+                return RT_FETCH_OK;
+            }
+            f->fault_addr = ua;
+            return RT_FETCH_ACCESS;
+        }
+        for (unsigned k = 0; k < unit; k++)
+            buf[i * unit + k] = (uint8_t)(v >> (8 * k));
+    }
+    return RT_FETCH_OK;
+}
+
+rt_fetch_status rt_fetch_ray(rt_fetch *f, uint64_t addr, rt_elem e, rt_ray *ray)
+{
+    uint8_t b[32];
+    unsigned es = rt_elem_bytes(e);
+    rt_fetch_status st = fetch(f, addr, es, es, 8, b);
+    if (st == RT_FETCH_OK) rt_ray_decode(b, e, ray);
+    return st;
+}
+
+rt_fetch_status rt_fetch_elem(rt_fetch *f, uint64_t addr, rt_elem e, float *x)
+{
+    /* The ray decoder widens elements; one element is the first of a ray whose other
+     * elements are zero. */
+    uint8_t b[32] = {0};
+    unsigned es = rt_elem_bytes(e);
+    rt_fetch_status st = fetch(f, addr, es, es, 1, b);
+    if (st == RT_FETCH_OK) {
+        rt_ray r;
+        rt_ray_decode(b, e, &r);
+        *x = r.org[0];
+    }
+    return st;
+}
+
+rt_fetch_status rt_fetch_node(rt_fetch *f, uint64_t addr, unsigned ntiles, rt_node4 nodes[2])
+{
+    uint8_t b[128];
+    rt_fetch_status st = fetch(f, addr, 64u * ntiles, 8, 8 * ntiles, b);
+    if (st == RT_FETCH_OK)
+        for (unsigned i = 0; i < ntiles; i++)
+            rt_node4_decode(b + 64 * i, &nodes[i]);
+    return st;
+}
+
+rt_fetch_status rt_fetch_node_w(rt_fetch *f, uint64_t addr, unsigned ntiles, rt_node4w w[2])
+{
+    uint8_t b[128];
+    rt_fetch_status st = fetch(f, addr, 64u * ntiles, 8, 8 * ntiles, b);
+    if (st == RT_FETCH_OK)
+        for (unsigned i = 0; i < ntiles; i++)
+            rt_node4w_decode(b + 64 * i, &w[i]);
+    return st;
+}
+
+rt_fetch_status rt_fetch_trirange(rt_fetch *f, uint64_t addr, rt_trirange *tr)
+{
+    uint8_t b[16];
+    rt_fetch_status st = fetch(f, addr, 16, 8, 2, b);
+    if (st == RT_FETCH_OK) rt_trirange_decode(b, tr);
+    return st;
+}
+
+rt_fetch_status rt_fetch_tri(rt_fetch *f, uint64_t base, uint64_t index, rt_elem e, float v[3][3])
+{
+    uint8_t b[36];
+    unsigned es = rt_elem_bytes(e);
+    rt_fetch_status st = fetch(f, base + index * rt_tri_bytes(e), es, es, 9, b);
+    if (st == RT_FETCH_OK) rt_tri_decode(b, e, v);
+    return st;
+}

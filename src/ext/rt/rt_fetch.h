@@ -1,0 +1,84 @@
+/* rt_fetch.h — how XPHMG_RT reads its records: the one fetch interface of the RT
+ * instructions (rt_unit.c) and of the offload traversal (rt_job.c), under the XMEM rules
+ * for indexed accesses (XPHMG_RT 8.3, 8.6; errata Q-61, P-320).
+ *
+ * A record — a ray (8 elements), a node tile (64 or 128 bytes), a TriRange (16 bytes) or
+ * a triangle (9 elements) — is one element of an SVMEM gather: its address comes from an
+ * index scaled by the record size (child index * 16 from the BVH base, triangle index *
+ * triangle bytes from TriRange.base, ray slot * ray bytes from the queue base), it is
+ * read as naturally aligned units (8-byte words for nodes and TriRanges, elements for rays
+ * and triangles), and an inaccessible unit is handled as SVMEM handles an inaccessible
+ * element (errata Q-47/Q-48):
+ *   - with oob_zero (the snapshot's SVMMODE.BOUND_CHECK = ALLOW_OOB_ZERO = 1) the whole
+ *     record reads as zero — a zero node has four empty children, a zero TriRange no
+ *     triangles, a zero triangle is degenerate, a zero ray has no direction: a miss —
+ *     and INV_MISS is reported;
+ *   - otherwise the fetch fails with RT_FETCH_ACCESS at the first inaccessible unit in
+ *     field order (INV_MISS too). Who then traps, stops fault-only-first or ends a job is
+ *     the caller's decision: a fetch belongs to one lane (one ray).
+ * A misaligned record (not a multiple of its alignment) always fails with
+ * RT_FETCH_MISALIGNED at the record's address (INV_MISS too); OOB-zero does not apply.
+ *
+ * Nothing is cached here: a caller that keeps decoded records (node tiles) across fetches
+ * must itself make sure the guest memory behind them has not changed, and must repeat the
+ * fetch (so that faults and OOB-zero are decided by this module) for anything it has not
+ * successfully fetched before. */
+#ifndef XPHMG_EXT_RT_FETCH_H
+#define XPHMG_EXT_RT_FETCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "rt_kernels.h"
+
+/* Guest memory (sizes 1, 2, 4, 8, little-endian). A call that returns false is an
+ * access fault and must have had no effect. */
+typedef struct {
+    void *ctx;
+    bool (*load)(void *ctx, uint64_t addr, unsigned size, uint64_t *val);
+    bool (*store)(void *ctx, uint64_t addr, unsigned size, uint64_t val);
+    /* Optional (may be NULL): a host pointer to the `size` bytes at addr when they are
+     * plain memory that loads would read without side effects and without a fault, else
+     * NULL (the fetch then uses load). Called from several threads at once when an
+     * offload job runs split (rt_job_engine with threads > 1), so it must not change any
+     * state. */
+    const uint8_t *(*map)(void *ctx, uint64_t addr, unsigned size);
+    /* Optional (NULL: free): charges units of work (one per node visited, one per
+     * triangle of a TriRange, before testing it); true = the run's budget is exhausted
+     * and the job ends with RT_JOB_BUDGET (hart_charge, errata P-300). An offload job
+     * with a charge callback is never split across threads. */
+    bool (*charge)(void *ctx, uint64_t units);
+} rt_mem;
+
+typedef enum {
+    RT_FETCH_OK = 0,
+    RT_FETCH_ACCESS,     /* an inaccessible unit, oob_zero off: fault_addr = that unit */
+    RT_FETCH_MISALIGNED, /* fault_addr = the record's address */
+} rt_fetch_status;
+
+typedef struct {
+    const rt_mem *mem;
+    bool oob_zero;         /* in: SVMMODE.BOUND_CHECK && SVMMODE.ALLOW_OOB_ZERO */
+    bool map_only;         /* in: read through mem->map only (a split job's tracer thread) */
+    bool unmapped;         /* out (map_only): a record map() could not serve; the fetch
+                              failed with RT_FETCH_ACCESS and decided nothing */
+    bool inv_miss;         /* out: set by every failed or zero-filled fetch */
+    uint64_t fault_addr;   /* out: of the last failed fetch */
+    uint64_t rd_lo, rd_hi; /* out (map_only): the address range read so far */
+} rt_fetch;
+
+/* Alignments (errata Q-61, Q-67, Q-68): node tiles 64 bytes (a Node8 128), TriRanges 16,
+ * rays and triangles their element size. */
+rt_fetch_status rt_fetch_ray(rt_fetch *f, uint64_t addr, rt_elem e, rt_ray *ray);
+/* One element of format e at addr, widened to binary32 (the W_GUARD w, errata P-323). */
+rt_fetch_status rt_fetch_elem(rt_fetch *f, uint64_t addr, rt_elem e, float *x);
+/* ntiles (1 = BVHNode4, 2 = BVHNode8) consecutive tiles at addr. */
+rt_fetch_status rt_fetch_node(rt_fetch *f, uint64_t addr, unsigned ntiles, rt_node4 nodes[2]);
+/* The same fetch, decoded for traversal (rt_node4w_decode). */
+rt_fetch_status rt_fetch_node_w(rt_fetch *f, uint64_t addr, unsigned ntiles, rt_node4w w[2]);
+rt_fetch_status rt_fetch_trirange(rt_fetch *f, uint64_t addr, rt_trirange *tr);
+/* Triangle index of the non-indexed buffer at base (address base + index * 9 elements,
+ * modulo 2^64). */
+rt_fetch_status rt_fetch_tri(rt_fetch *f, uint64_t base, uint64_t index, rt_elem e, float v[3][3]);
+
+#endif
