@@ -228,7 +228,8 @@ static void watertight(long nrays)
         }
         size_t q = (b.size + 63) & ~(size_t)63, rays = q + 3 * RT_QUEUE_BYTES + 8;
         size_t hits = rays + 32u * (BATCH + 1), misses = hits + RT_HIT_BYTES * (BATCH + 1);
-        flat f = {aligned_alloc(64, misses + 4u * (BATCH + 1) + 64), misses + 4u * (BATCH + 1)};
+        size_t total = misses + 4u * (BATCH + 1);
+        flat f = {aligned_alloc(64, (total + 63) & ~(size_t)63), total};
         memcpy(f.mem, b.data, b.size);
         uint64_t base = bvh_relocate(f.mem, (uintptr_t)f.mem) + (uintptr_t)f.mem;
         const double *c = place[pl];
