@@ -13,7 +13,10 @@
  *     scales and offsets) with rays from outside aimed at shared vertices and at points
  *     of shared edges, towards the sphere's inside: every ray must hit (through
  *     rt_job_run, the engine of xsubmit.rt, with its BVH and node cache). A leak is a
- *     miss.
+ *     miss. This is a volume check of the whole engine; the kernel mutations tried so far
+ *     (vertex coordinates rounded per triangle) are caught by ext_rt_kernels'
+ *     watertight_grid and watertight_closed, which aim exactly at shared grid and
+ *     octahedron features, and not by these random spheres.
  * Default run: 200,000 accuracy rays and 100,000 watertightness rays; `--long` (target
  * rt-accuracy-long, label long): 4,000,000 and 2,000,000. */
 #include <math.h>
