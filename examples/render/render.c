@@ -137,7 +137,7 @@ static hit trace_soft(const ray_rec *rr, int any)
         rt_node4w w;
         rt_node4w_decode(node, &w);
         rt_bbox_res res;
-        rt_bbox_children_pre(&p, &w, 1, p.r.tmin, p.r.tmax, &res);
+        rt_bbox_children_pre(&p, &w, NULL, p.r.tmin, p.r.tmax, &res);
         for (unsigned k = 0; k < res.nhit; k++) {
             unsigned c = res.order[k];
             if (w.kind[c] != RT_CHILD_LEAF) continue;

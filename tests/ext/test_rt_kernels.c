@@ -1270,6 +1270,32 @@ static void test_elem_from_pet(void **state)
 /* One rounding from binary32 to the effective format under FP_RMODE, DOWNCAST_TAKEN on
  * every narrowing (exact or not), flags ORed, 16-bit results zero-extended.
  * REQ: RT-079 RT-105 RT-106 RT-074 RT-077 RT-107 */
+/* FP32 results (the offload engine's hit records) take a shortcut for normal numbers,
+ * zeros and infinities: the same bits and flags as the numeric engine's FP32 -> FP32
+ * conversion under every rounding mode, SAT, FTZ and NaN policy, for random encodings
+ * and the class boundaries. REQ: RT-079 */
+static void test_result_encode_fp32(void **state)
+{
+    (void)state;
+    static const uint32_t edge[] = {0u,          0x80000000u, 0x00000001u, 0x007fffffu,
+                                    0x00800000u, 0x80800000u, 0x7f7fffffu, 0x7f800000u,
+                                    0xff800000u, 0x7f800001u, 0x7fc00000u, 0xffc00001u};
+    for (int it = 0; it < 200000; it++) {
+        uint32_t b = it < 12 * 16 ? edge[it % 12] : (uint32_t)rng_next();
+        num_policy p = num_policy_default();
+        p.rm = (num_rm)((it / 12) % 5);
+        p.sat = (it / 60) % 2;
+        p.ftz = (it / 120) % 2;
+        p.nan_pol = (num_nan_pol)((it >> 3) % 3);
+        float x;
+        memcpy(&x, &b, 4);
+        num_flags f1 = 0, f2 = 0;
+        uint32_t got = rt_result_encode(x, RT_ELEM_FP32, &p, &f1);
+        assert_int_equal(got, num_convert(NUM_FP32, NUM_FP32, b, &p, &f2));
+        assert_int_equal(f1, f2);
+    }
+}
+
 static void test_result_encode(void **state)
 {
     (void)state;
@@ -1350,6 +1376,7 @@ int main(void)
         cmocka_unit_test(test_bbox_children),
         cmocka_unit_test(test_elem_from_pet),
         cmocka_unit_test(test_result_encode),
+        cmocka_unit_test(test_result_encode_fp32),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

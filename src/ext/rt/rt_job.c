@@ -326,7 +326,7 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
         rt_node4w nodes[2];
         if (!node_get(c, e.addr, nn, nodes)) return false;
         rt_bbox_res res;
-        rt_bbox_children_pre(p, nodes, nn, tmin, tmax, &res);
+        rt_bbox_children_pre(p, &nodes[0], nn == 2 ? &nodes[1] : NULL, tmin, tmax, &res);
         /* Push far to near so the nearest child is visited first. */
         for (unsigned j = res.nhit; j-- > 0;) {
             unsigned ch = res.order[j] & 7u, tile = ch / 4, slot = ch % 4;

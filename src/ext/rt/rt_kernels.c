@@ -11,18 +11,17 @@
  * never read: the kernels raise no architectural flags (Q-75); the only flags are those of
  * rt_result_encode, computed by the numeric engine in integer arithmetic.
  *
- * Watertight triangle test (Woop, Benthin, Wald, JCGT 2(1), 2013). Decision: the paper's
- * double-precision re-evaluation of the three edge functions when one of them is exactly
- * zero in binary32 is part of the algorithm ("evaluated in binary32", Q-74, describes all
- * other arithmetic). Products of two binary32 numbers are exact in binary64, so the
- * fallback gives each 2x2 determinant the correct sign (one rounding of an exact
- * difference): that is what makes an edge shared by two triangles decide consistently.
- * The binary64 values are rounded back to binary32 (RNE) as in the paper.
+ * Watertight triangle test (Woop, Benthin, Wald, JCGT 2(1), 2013), evaluated in binary64
+ * from the binary32 inputs and rounded once to binary32 at the end (errata P-340): a
+ * vertex's sheared coordinates depend only on the vertex and the ray, and an edge
+ * function evaluated by the two triangles sharing the edge is exactly negated (RNE is
+ * symmetric), which is what makes the test watertight; binary64 keeps t within 0.5 ulp of
+ * binary32 on slivers and distant triangles where binary32 lost 1e-4.
  *
  * Further decisions (where the errata are silent):
  *  - Triangle: kz is the lowest axis of largest |dir| on ties; a zero direction is a miss;
- *    t = T/det, u = V/det, v = W/det by correctly rounded division (the paper multiplies
- *    by 1/det: one rounding instead of two); U, V, W weight v0, v1, v2, so the hit point is
+ *    t = T/det, u = V/det, v = W/det by binary64 division rounded to binary32 (the paper
+ *    multiplies by 1/det); U, V, W weight v0, v1, v2, so the hit point is
  *    (1-u-v) v0 + u v1 + v v2 (Q-72). Edge functions of 0 are inclusive (a ray through a
  *    shared edge or vertex may hit every incident triangle). The epsilon bounds
  *    tmin - 2^-e and tmax + 2^-e are binary32 RNE operations like everything else (so the
@@ -133,6 +132,12 @@ void rt_ray_decode(const uint8_t *bytes, rt_elem e, rt_ray *r)
 
 void rt_tri_decode(const uint8_t *bytes, rt_elem e, float v[3][3])
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (e == RT_ELEM_FP32) {
+        memcpy(v, bytes, 36);
+        return;
+    }
+#endif
     unsigned s = rt_elem_bytes(e);
     for (unsigned i = 0; i < 9; i++)
         v[i / 3][i % 3] = elem_load(bytes + i * s, e);
@@ -185,9 +190,9 @@ void rt_ray_prepare(const rt_ray *r, rt_ray_pre *p)
     p->kz = (uint8_t)kz;
     p->dir_zero = dz == 0.0f || nan_f(dz);
     if (!p->dir_zero) {
-        p->sx = r->dir[kx] / dz;
-        p->sy = r->dir[ky] / dz;
-        p->sz = 1.0f / dz;
+        p->dsx = (double)r->dir[kx] / (double)dz;
+        p->dsy = (double)r->dir[ky] / (double)dz;
+        p->dsz = 1.0 / (double)dz;
     }
 }
 
@@ -351,43 +356,41 @@ bool rt_tri_test_pre(const rt_ray_pre *p, const float v[3][3], bool cull_back, u
     if (p->nan || nan_f(r->tmin) || nan_f(r->tmax) || p->dir_zero) return false;
     for (int k = 0; k < 3; k++)
         if (nan_f(v[k][0]) || nan_f(v[k][1]) || nan_f(v[k][2])) return false;
+    /* binary64 from here on (errata P-340): a vertex's translated and sheared coordinates
+     * depend on the vertex and the ray only, and each edge function is a difference of
+     * two products of them, exactly negated when a neighbour evaluates the shared edge
+     * the other way round: watertight, with the precision of binary64. */
     int kx = p->kx, ky = p->ky, kz = p->kz;
-    float sx = p->sx, sy = p->sy, sz = p->sz;
+    double sx = p->dsx, sy = p->dsy, sz = p->dsz;
     const float *o = r->org;
-    float a[3], b[3], c[3];
+    double a[3], b[3], c[3];
     for (int i = 0; i < 3; i++) {
-        a[i] = v[0][i] - o[i];
-        b[i] = v[1][i] - o[i];
-        c[i] = v[2][i] - o[i];
+        a[i] = (double)v[0][i] - (double)o[i];
+        b[i] = (double)v[1][i] - (double)o[i];
+        c[i] = (double)v[2][i] - (double)o[i];
     }
-    float ax = a[kx] - sx * a[kz], ay = a[ky] - sy * a[kz];
-    float bx = b[kx] - sx * b[kz], by = b[ky] - sy * b[kz];
-    float cx = c[kx] - sx * c[kz], cy = c[ky] - sy * c[kz];
+    double ax = a[kx] - sx * a[kz], ay = a[ky] - sy * a[kz];
+    double bx = b[kx] - sx * b[kz], by = b[ky] - sy * b[kz];
+    double cx = c[kx] - sx * c[kz], cy = c[ky] - sy * c[kz];
 
-    float eu = cx * by - cy * bx;
-    float ev = ax * cy - ay * cx;
-    float ew = bx * ay - by * ax;
-    if (eu == 0.0f || ev == 0.0f || ew == 0.0f) {
-        eu = (float)((double)cx * (double)by - (double)cy * (double)bx);
-        ev = (float)((double)ax * (double)cy - (double)ay * (double)cx);
-        ew = (float)((double)bx * (double)ay - (double)by * (double)ax);
-    }
-    bool neg = eu < 0.0f || ev < 0.0f || ew < 0.0f;
-    bool pos = eu > 0.0f || ev > 0.0f || ew > 0.0f;
+    double eu = cx * by - cy * bx;
+    double ev = ax * cy - ay * cx;
+    double ew = bx * ay - by * ax;
+    bool neg = eu < 0.0 || ev < 0.0 || ew < 0.0;
+    bool pos = eu > 0.0 || ev > 0.0 || ew > 0.0;
     if (cull_back ? neg : (neg && pos)) return false;
-    float det = eu + ev + ew;
-    if (det == 0.0f || nan_f(det)) return false;
+    double det = eu + ev + ew;
+    if (det == 0.0 || det != det) return false;
 
-    float az = sz * a[kz], bz = sz * b[kz], cz = sz * c[kz];
-    float tt = eu * az + ev * bz + ew * cz;
-    tt = tt / det;
+    double tt = (eu * (sz * a[kz]) + ev * (sz * b[kz]) + ew * (sz * c[kz])) / det;
+    float tf = (float)tt; /* rounded once to binary32 (RNE) */
     unsigned e = eps_code & 0xffu;
     float eps = e ? eps_of(e) : 0.0f;
     float lo = r->tmin - eps, hi = r->tmax + eps;
-    if (!(tt >= lo && tt <= hi)) return false;
-    float uu = ev / det, vv = ew / det;
+    if (!(tf >= lo && tf <= hi)) return false;
+    float uu = (float)(ev / det), vv = (float)(ew / det);
     if (nan_f(uu) || nan_f(vv)) return false;
-    *t = tt;
+    *t = tf;
     *u = uu;
     *v_out = vv;
     return true;
@@ -456,15 +459,16 @@ void rt_node4w_decode(const uint8_t bytes[64], rt_node4w *w)
 
 /* ---- rt.bbox over a node tile ------------------------------------------------------ */
 
-void rt_bbox_children_pre(const rt_ray_pre *p, const rt_node4w *nodes, unsigned nnodes, float tmin,
-                          float tmax, rt_bbox_res *res)
+void rt_bbox_children_pre(const rt_ray_pre *p, const rt_node4w *lo4, const rt_node4w *hi4,
+                          float tmin, float tmax, rt_bbox_res *res)
 {
-    memset(res, 0, sizeof *res);
-    if (nnodes > 2) nnodes = 2;
+    res->hitmask = 0;
+    res->nhit = 0;
+    res->tnear = res->tfar = 0.0f;
     float *tn = res->tn, *tf = res->tf;
-    for (unsigned k = 0; k < nnodes; k++) {
+    for (unsigned k = 0; k < (hi4 ? 2u : 1u); k++) {
         float a[4], b[4];
-        unsigned mask = rt_node4w_slab(p, &nodes[k], tmin, tmax, a, b);
+        unsigned mask = rt_node4w_slab(p, k ? hi4 : lo4, tmin, tmax, a, b);
         for (unsigned s = 0; s < 4; s++) {
             if (!(mask & (1u << s))) continue;
             unsigned c = 4 * k + s;
@@ -499,6 +503,7 @@ void rt_bbox_children(const rt_ray *r, const rt_node4 *nodes, unsigned nnodes, r
     int m = rne_enter();
     rt_ray_pre p;
     rt_ray_prepare(r, &p);
-    rt_bbox_children_pre(&p, w, nnodes, r->tmin, r->tmax, res);
+    memset(res, 0, sizeof *res);
+    rt_bbox_children_pre(&p, &w[0], nnodes == 2 ? &w[1] : NULL, r->tmin, r->tmax, res);
     rne_leave(m);
 }

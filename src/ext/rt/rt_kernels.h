@@ -114,7 +114,7 @@ typedef struct {
     uint8_t zero_axes; /* bit i: dir[i] == 0 */
     uint8_t kx, ky, kz;
     float inv[3];
-    float sx, sy, sz;
+    double dsx, dsy, dsz; /* the shear, binary64 (errata P-340) */
 } rt_ray_pre;
 void rt_ray_prepare(const rt_ray *r, rt_ray_pre *p);
 
@@ -132,9 +132,11 @@ void rt_node4w_from(const rt_node4 *n, rt_node4w *w);
  * their raw tnear/tfar in tn[c]/tf[c]. */
 unsigned rt_node4w_slab(const rt_ray_pre *p, const rt_node4w *n, float tmin, float tmax,
                         float tn[4], float tf[4]);
-/* rt_bbox_children for a prepared ray over decoded tiles, the ray's range [tmin, tmax]. */
-void rt_bbox_children_pre(const rt_ray_pre *p, const rt_node4w *nodes, unsigned nnodes, float tmin,
-                          float tmax, rt_bbox_res *res);
+/* rt_bbox_children for a prepared ray over a decoded tile lo4 (children 0-3) and, for a
+ * Node8, hi4 (children 4-7; NULL for a Node4), the ray's range [tmin, tmax]. Only the
+ * fields up to nhit entries of order/tn/tf are written. */
+void rt_bbox_children_pre(const rt_ray_pre *p, const rt_node4w *lo4, const rt_node4w *hi4,
+                          float tmin, float tmax, rt_bbox_res *res);
 /* rt_tri_test for a prepared ray (the range is p->r.tmin, p->r.tmax). */
 bool rt_tri_test_pre(const rt_ray_pre *p, const float v[3][3], bool cull_back, unsigned eps_code,
                      float *t, float *u, float *v_out);
