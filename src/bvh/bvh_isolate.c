@@ -77,6 +77,11 @@ typedef struct {
 
 static _Noreturn void child_main(int fd, const import_job *j, const bvh_import_limits *lim)
 {
+    /* A fault in the importer kills the child with its signal, also where a sanitizer
+     * runtime installed handlers that would turn it into a report and exit(1). */
+    static const int fatal[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL};
+    for (unsigned i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+        signal(fatal[i], SIG_DFL);
     struct rlimit cpu = {lim->cpu_seconds, lim->cpu_seconds + 1}; /* SIGXCPU, then SIGKILL */
     setrlimit(RLIMIT_CPU, &cpu);
 #ifndef UNDER_ASAN
@@ -146,17 +151,17 @@ static float (*run(const import_job *j, const bvh_import_limits *lim, size_t *n,
     uint8_t *data = NULL;
     size_t want = sizeof h, got = 0, cap = 0;
     double deadline = now_s() + lim->wall_seconds;
-    const char *killed = NULL;
+    const char *killed = NULL; /* why the parent killed the child */
     for (;;) {
         struct pollfd pf = {p[0], POLLIN, 0};
         int r = poll(&pf, 1, 50);
         if (r < 0 && errno != EINTR) break;
         if (now_s() > deadline) {
-            killed = "hung (wall-clock limit)";
+            killed = "wall";
             break;
         }
         if (child_rss(pid) > lim->mem_bytes) {
-            killed = "ran over its memory limit";
+            killed = "mem";
             break;
         }
         if (r <= 0) continue;
@@ -195,7 +200,12 @@ static float (*run(const import_job *j, const bvh_import_limits *lim, size_t *n,
     h.msg[sizeof h.msg - 1] = '\0';
     if (killed) {
         free(data);
-        return fail(failure, BVH_IMPORT_LIMIT, err, errlen, "%s: the importer %s", what, killed);
+        if (killed[0] == 'w')
+            return fail(failure, BVH_IMPORT_LIMIT, err, errlen,
+                        "%s: the importer hung (wall-clock limit %u s)", what, lim->wall_seconds);
+        return fail(failure, BVH_IMPORT_LIMIT, err, errlen,
+                    "%s: the importer ran over its memory limit (%zu MiB)", what,
+                    lim->mem_bytes >> 20);
     }
     if (WIFSIGNALED(st)) {
         free(data);

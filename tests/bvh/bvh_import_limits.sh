@@ -13,32 +13,28 @@ set -u
 bvh=$1 src=$2 work=$3
 mkdir -p "$work"
 fails=0
-expect() { # expect CODE PATTERN MAX_SECONDS -- command...
+expect() { # expect CODE ERE MAX_SECONDS -- command...
     local code=$1 pat=$2 max=$3
     shift 4
     local t0=$SECONDS
     "$@" >"$work/out" 2>"$work/err"
     local rc=$? dt=$((SECONDS - t0))
-    if [ "$rc" -ne "$code" ] || { [ -n "$pat" ] && ! grep -qF -- "$pat" "$work/err"; } || [ "$dt" -gt "$max" ]; then
+    if [ "$rc" -ne "$code" ] || { [ -n "$pat" ] && ! grep -qE -- "$pat" "$work/err"; } || [ "$dt" -gt "$max" ]; then
         echo "FAIL: $* -> exit $rc in ${dt}s (want $code, '$pat', <= ${max}s), stderr:"
         cat "$work/err"
         fails=$((fails + 1))
     fi
 }
 expect 0 "" 30 -- "$bvh" "$src/binary-ok.ply" "$work/ok.xbvh"
-expect 3 "truncated-header.ply: the importer" 30 -- \
+# A spinning importer meets its CPU limit first, unless the machine is so busy that the
+# wall-clock limit (2 x 2 + 10 s) comes first: either way it is reported as a hang.
+expect 3 "truncated-header.ply: the importer (ran out of its CPU time \(2 s\)|hung \(wall-clock limit 14 s\))" 60 -- \
     "$bvh" --import-cpu 2 "$src/truncated-header.ply" "$work/t.xbvh"
-# The looping importer is stopped by its CPU-time limit, or, on a loaded machine where 2 s
-# of CPU take longer than the wall-clock limit, by that one: either is the bound working.
-if ! grep -qE "ran out of its CPU time \(2 s\)|hung \(wall-clock limit\)" "$work/err"; then
-    echo "FAIL: truncated-header.ply was not stopped by a limit:"; cat "$work/err"
-    fails=$((fails + 1))
-fi
-expect 3 "flipped-segv.ply: the importer crashed (signal 11" 30 -- \
+expect 3 "flipped-segv.ply: the importer crashed \(signal 11" 60 -- \
     "$bvh" "$src/flipped-segv.ply" "$work/s.xbvh"
-expect 3 "flipped-abort.ply: the importer crashed (signal 6" 30 -- \
+expect 3 "flipped-abort.ply: the importer crashed \(signal 6" 60 -- \
     "$bvh" "$src/flipped-abort.ply" "$work/a.xbvh"
-expect 3 "out-of-memory.off: the importer ran over its memory limit (256 MiB)" 30 -- \
+expect 3 "out-of-memory.off: the importer ran over its memory limit \(256 MiB\)" 60 -- \
     "$bvh" --import-mem 256 "$src/out-of-memory.off" "$work/o.xbvh"
 expect 2 "not a number" 5 -- "$bvh" --import-cpu 0 "$src/binary-ok.ply" "$work/x.xbvh"
 for f in t s a o x; do

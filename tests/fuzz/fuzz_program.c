@@ -1,0 +1,126 @@
+/* fuzz_program.c — random instruction streams on the simulator, under every shipped
+ * profile: the fast run loop (threaded dispatch, inline cases) and the commit-log loop
+ * (every instruction through its handler, the reference semantics) must leave the hart
+ * and RAM in the same state (docs/sim.md "How it is fast").
+ *
+ * The first input byte picks the profile (every one of them over a campaign), the rest is
+ * the start of a 16 KiB RAM at 0x80000000, executed from its start in machine mode with
+ * mtvec at the start too (a trap restarts the program, so a stream that traps early still
+ * runs on), for at most RUN_INSNS instructions (retired or trapped). The replay of the
+ * committed seeds (fuzz_replay_program) runs each seed under every profile. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cap_profile.h"
+#include "fuzz.h"
+#include "hart.h"
+#include "mem.h"
+#include "xphmg_ext.h"
+
+#define RAM_BASE  UINT64_C(0x80000000)
+#define RAM_SIZE  (UINT64_C(16) << 10)
+#define MAX_CODE  4096u
+#define RUN_INSNS 300u
+
+#ifndef XPHMG_PROFILE_DIR
+#define XPHMG_PROFILE_DIR "profiles"
+#endif
+
+/* NULL = the built-in defaults (no --profile). */
+static const char *const profile_files[] = {NULL, "default.yaml", "minimal.yaml", "runtime.yaml"};
+#define NPROF (sizeof profile_files / sizeof profile_files[0])
+
+typedef struct {
+    cap_profile *prof;
+    sim_mem *mem[2];
+    hart *h[2];
+    xphmg_ext *ext[2];
+} machine;
+
+static machine machines[NPROF];
+static FILE *devnull;
+
+static void setup(void)
+{
+    devnull = fopen("/dev/null", "w");
+    if (!devnull) abort();
+    for (unsigned p = 0; p < NPROF; p++) {
+        machine *m = &machines[p];
+        char err[512];
+        if (profile_files[p]) {
+            char path[1024];
+            snprintf(path, sizeof path, "%s/%s", XPHMG_PROFILE_DIR, profile_files[p]);
+            m->prof = cap_profile_load(path, err, sizeof err);
+            if (!m->prof) {
+                fprintf(stderr, "fuzz_program: %s\n", err);
+                abort();
+            }
+        }
+        for (int k = 0; k < 2; k++) {
+            m->mem[k] = mem_new(RAM_BASE, RAM_SIZE);
+            m->h[k] = m->mem[k] ? hart_new(m->mem[k], RAM_BASE) : NULL;
+            m->ext[k] = m->h[k] ? xphmg_ext_attach(m->h[k], m->prof, err, sizeof err) : NULL;
+            if (!m->ext[k]) {
+                fprintf(stderr, "fuzz_program: setup: %s\n", err);
+                abort();
+            }
+        }
+        hart_set_log(m->h[1], devnull);
+    }
+}
+
+static void check_same(const machine *m, unsigned p)
+{
+    const hart *a = m->h[0], *b = m->h[1];
+    int same = a->pc == b->pc && a->priv == b->priv && a->instret == b->instret &&
+               a->traps == b->traps && a->halted == b->halted && !memcmp(a->x, b->x, sizeof a->x) &&
+               !memcmp(a->f, b->f, sizeof a->f) && a->mstatus == b->mstatus &&
+               a->mcause == b->mcause && a->mepc == b->mepc && a->mtval == b->mtval &&
+               a->mscratch == b->mscratch && a->mie == b->mie && a->mip == b->mip &&
+               a->fflags == b->fflags && a->frm == b->frm && a->mtimecmp == b->mtimecmp &&
+               a->resv_valid == b->resv_valid &&
+               !memcmp(mem_ptr(m->mem[0], RAM_BASE, RAM_SIZE),
+                       mem_ptr(m->mem[1], RAM_BASE, RAM_SIZE), RAM_SIZE);
+    for (unsigned r = 0; same && r < a->region_count; r++)
+        same = a->region[r].size == b->region[r].size &&
+               !memcmp(a->region[r].host, b->region[r].host, a->region[r].size);
+    if (!same) {
+        fprintf(stderr,
+                "fuzz_program: profile %s: fast loop pc 0x%llx instret %llu traps %llu, "
+                "commit-log loop pc 0x%llx instret %llu traps %llu\n",
+                profile_files[p] ? profile_files[p] : "(built-in)", (unsigned long long)a->pc,
+                (unsigned long long)a->instret, (unsigned long long)a->traps,
+                (unsigned long long)b->pc, (unsigned long long)b->instret,
+                (unsigned long long)b->traps);
+        abort();
+    }
+}
+
+static void run_both(unsigned p, const uint8_t *data, size_t size)
+{
+    machine *m = &machines[p];
+    for (int k = 0; k < 2; k++) {
+        uint8_t *ram = mem_ptr(m->mem[k], RAM_BASE, RAM_SIZE);
+        memset(ram, 0, RAM_SIZE);
+        memcpy(ram, data, size);
+        hart_reset(m->h[k], RAM_BASE);
+        m->h[k]->mtvec = RAM_BASE;
+        hart_run(m->h[k], RUN_INSNS);
+    }
+    check_same(m, p);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (!devnull) setup();
+    if (size < 1) return 0;
+    size_t n = size - 1 > MAX_CODE ? MAX_CODE : size - 1;
+#ifdef XPHMG_FUZZ_REPLAY_ALL_PROFILES
+    for (unsigned p = 0; p < NPROF; p++)
+        run_both(p, data + 1, n);
+#else
+    run_both(data[0] % NPROF, data + 1, n);
+#endif
+    return 0;
+}
