@@ -360,7 +360,7 @@ static hart_ldres phys_load(hart *h, uint64_t pa, uint64_t va, unsigned n)
     } else if (pa - CLINT_BASE < CLINT_SIZE && clint_load(h, pa - CLINT_BASE, n, &r.v)) {
         r.ok = true;
     } else {
-        const uint8_t *p = hart_region_ptr(h, pa, n, false, false);
+        const uint8_t *p = hart_region_ptr(h, pa, n, false);
         if (p) {
             memcpy(&r.v, p, n);
             r.ok = true;
@@ -434,7 +434,7 @@ static bool phys_store(hart *h, uint64_t pa, uint64_t va, unsigned n, uint64_t v
         if (h->tracing) hart_trace_mem(h, va, n, v, true);
         return true;
     }
-    uint8_t *p = hart_region_ptr(h, pa, n, true, false);
+    uint8_t *p = hart_region_ptr(h, pa, n, true);
     if (p) {
         memcpy(p, &v, n);
         if (h->tracing) hart_trace_mem(h, va, n, v, true);
@@ -466,13 +466,12 @@ bool hart_store_slow(hart *h, uint64_t a, unsigned n, uint64_t v)
     return phys_store(h, pa, a, n, v);
 }
 
-uint8_t *hart_region_ptr(hart *h, uint64_t a, unsigned n, bool store, bool probe)
+uint8_t *hart_region_ptr(hart *h, uint64_t a, unsigned n, bool store)
 {
     for (unsigned i = 0; i < h->region_count; i++) {
         uint64_t off = a - h->region[i].base;
         if (n <= h->region[i].size && off <= h->region[i].size - n) {
-            if (h->region[i].check &&
-                !h->region[i].check(h->region[i].check_ctx, a, n, store, probe))
+            if (h->region[i].check && !h->region[i].check(h->region[i].check_ctx, a, n, store))
                 return NULL;
             return h->region[i].host + off;
         }
@@ -535,7 +534,7 @@ bool hart_mem_ok(hart *h, uint64_t addr, unsigned size, bool store)
     /* A CLINT load has no side effect, and it accepts exactly what a store accepts. */
     uint64_t v;
     if (addr - CLINT_BASE < CLINT_SIZE && clint_load(h, addr - CLINT_BASE, size, &v)) return true;
-    return hart_region_ptr(h, addr, size, store, true) != NULL;
+    return hart_region_ptr(h, addr, size, store) != NULL;
 }
 
 bool hart_quiet_load(void *hart_ctx, uint64_t addr, unsigned size, uint64_t *val)

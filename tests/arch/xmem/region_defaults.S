@@ -6,14 +6,14 @@
  *    overflows, STRICT_DOM 0 lets a non-owner use a Tier-1 region;
  *  - the Tier-0 partition is the first CAP.TIER.LDS.T0_KIB KiB of the LDS (read at run
  *    time): T0 regions fill it exactly, the next Tier-0 request falls back to Tier-1 and
- *    is a T1 region; regions are 16-byte aligned;
+ *    is a T1 region; regions are 16-byte aligned, more when ALIGN_LOG2 asks;
  *  - LDS_BUDGET CLn_KIB sits at bits 16n+15:16n: only the class whose field is set
  *    overflows;
  *  - allocation, alignment, freeing and SVMEM fault-only-first behave identically
  *    whatever domain the hart acts for (CAP.XMEM.DOM CPU, RT, MTX): only the owner of a
  *    new region differs.
  * REQ: XMEM-014 XMEM-015 XMEM-053 XMEM-076 XMEM-079 XMEM-126 XMEM-127 XMEM-128 XMEM-129
- * REQ: XMEM-130 XMEM-131 XMEM-134 XMEM-136 XMEM-148 */
+ * REQ: XMEM-130 XMEM-131 XMEM-134 XMEM-136 XMEM-148 XMEM-151 */
 #include "region_test.h"
 #define LDS_BUDGET 0x7E4
 #define TIER_LDS   0x7CA
@@ -58,6 +58,9 @@ RVTEST_CODE_BEGIN
     TEST_CASE(29, a0, RGN(1, 0, 0, 0, D_CPU, 0), xmem_region(a0, s3, x0))
     /* 16-byte granules: a 1-byte region is followed 16 bytes on */
     TEST_CASE(30, a4, 16, li t0, 1; xlds_alloc(a4, t0, 0); sub a4, a4, s3)
+    /* alignment beyond the granule is what ALIGN_LOG2 asks for (docs/xmem.md): 2^12 */
+    TEST_CASE(50, a5, 0x10005000, li t0, 16; xlds_alloc(a5, t0, 12))
+    xlds_free(a5)
     /* reset budgets: unlimited (40 KiB in CL0, no event) */
     TEST_CASE(31, a5, 0x10004020, li t0, 0xA000; xlds_alloc(a5, t0, 0))
     TEST_CASE(32, a0, 0, csrr a0, XMEM_EVENTS)

@@ -10,17 +10,20 @@
  * `xfence.pipe mtx` does not, `xfence.pipe rt` does, `xfence.pipe mtx` with FF_GLOBAL
  * does (the offload engine is the platform's DMA engine, P-207); `xfence.signal` /
  * `xfence.wait` do; a Tier-1 region is ordered the same way. The platform has no
- * coherence fabric, and the scopes are still honoured (XMEM 3.2.11 NOTE).
+ * coherence fabric, and the scopes are still honoured (XMEM 3.2.11 NOTE). The rays'
+ * cache lines stay locked (`xmem.cctl lock`) through the whole exchange: the results do
+ * not depend on it (XMEM 7.3).
  * Finally a job whose regions belong to another domain is refused (job fault, INV_MISS,
  * nothing written). Scene: offload_test.h (ray (1,2,0) +z hits prim 1 at t = 3.0 =
  * 0x40400000, ray (10,10,0) misses).
  * REQ: XMEM-003 XMEM-006 XMEM-007 XMEM-008 XMEM-010 XMEM-012 XMEM-018 XMEM-019 XMEM-020
  * REQ: XMEM-021 XMEM-037 XMEM-080 XMEM-084 XMEM-106 XMEM-107 XMEM-108 XMEM-109 XMEM-112
- * REQ: XMEM-025 XMEM-035 XMEM-110 XMEM-133 */
+ * REQ: XMEM-025 XMEM-035 XMEM-110 XMEM-113 XMEM-133 */
 #include "../rt/offload_test.h"
 #define T0 0x10
 #define xmem_region(rd, rs1, rs2) .insn r 0x2b, 1, 2, rd, rs1, rs2
 #define xlds_bar(lvl)             .insn i 0x2b, 2, x0, x0, lvl
+#define xmem_cctl(sel, rs1, rs2)  .insn r 0x5b, 0, sel, x0, rs1, rs2
 #define RGN_SHARED(dom) (0x8000000000000000 | (2 << 2) | ((dom) << 8))
 #define EV_INV_MISS 1
 /* Applies the XPHMG_MEMCTL at label to the six regions s1-s6, checking each result. */
@@ -55,6 +58,11 @@ RVTEST_CODE_BEGIN
     la s0, desc
     sd s2, D_RAYQ(s0); sd s4, D_HITQ(s0); sd s6, D_MISSQ(s0)
     li t0, 2; sb t0, D_DOM(s0)            /* the job is RT's (memctl.dom) */
+    /* the rays' cache lines are locked (L1CFG.LOCK_EN) and the lock is ordered by a
+     * CLUSTER barrier: nothing below may depend on it (XMEM 7.3) */
+    li t0, 1 << 20; csrw 0x7E2, t0
+    li t1, 512; xmem_cctl(2, s1, t1)
+    TEST_CASE(51, a0, 0, xlds_bar(3); csrr a0, XMEM_EVENTS)
     /* (2) the handoff: R.dom = DOM_RT, nothing else changes */
     ALL_REGIONS(9, mc_rt, RGN_SHARED(2))
     /* the producer (CPU) can no longer touch them */
@@ -114,6 +122,7 @@ RVTEST_CODE_BEGIN
     TEST_CASE(34, a0, 0x40400000, lw a0, 8(s3))   /* t = 3.0 */
     TEST_CASE(35, a0, 6, lw a0, 72(s3))           /* hit 3: ray 6 */
     TEST_CASE(36, a0, 7, lw a0, 12(s5))           /* miss 3: ray 7 */
+    li t1, 512; xmem_cctl(3, s1, t1)                   /* unlock */
     /* the RT engine without ownership: a job of domain RT on CPU-owned Tier-0 regions
      * is refused at its first access (job fault, INV_MISS), nothing is written */
     li t0, -1; csrw XMEM_EVENTS, t0
