@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "gdbstub.h"
 #include "hart.h"
 #include "htif.h"
 #include "loader.h"
@@ -38,10 +39,15 @@ static void usage(FILE *f)
                "  --dir DIR          host directory the guest's file syscalls are confined to\n"
                "  --profile FILE     XPHMG implementation profile (YAML, docs/cap.md); default\n"
                "                     profiles/default.yaml's values\n"
+               "  --gdb PORT         serve the GDB remote protocol on 127.0.0.1:PORT (0: any\n"
+               "                     free port, printed on stderr) while the guest runs\n"
+               "  --gdb-wait PORT    the same, waiting for the debugger before the first\n"
+               "                     instruction\n"
                "  --help             this text\n"
                "\n"
                "exit status:\n"
                "  0..255  the guest's exit status (HTIF exit / exit())\n"
+               "  123     killed from the debugger (--gdb)\n"
                "  124     --max-insns reached before the guest exited\n"
                "  125     bad command line\n"
                "  126     PROG cannot be loaded (not a RISC-V ELF64 executable, does not fit RAM)\n"
@@ -112,7 +118,8 @@ static double now_s(clockid_t clk)
 int main(int argc, char **argv)
 {
     uint64_t ram_size = UINT64_C(256) << 20, ram_base = UINT64_C(0x80000000), max_insns = 0;
-    int log_commits = 0, stats = 0;
+    int log_commits = 0, stats = 0, gdb = 0; /* gdb: 1 --gdb, 2 --gdb-wait */
+    uint64_t gdb_port = 0;
     const char *dir = NULL, *log_file = NULL, *profile_path = NULL;
     int i = 1;
     for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
@@ -160,6 +167,13 @@ int main(int argc, char **argv)
                 return EXIT_USAGE;
             }
             dir = val;
+            i++;
+        } else if (!strcmp(o, "--gdb") || !strcmp(o, "--gdb-wait")) {
+            if (parse_u64(val, &gdb_port, 0) || gdb_port > 65535) {
+                fprintf(stderr, "xphmg-sim: %s needs a TCP port (0: any free port)\n", o);
+                return EXIT_USAGE;
+            }
+            gdb = o[5] ? 2 : 1;
             i++;
         } else if (!strcmp(o, "--profile")) {
             if (!val) {
@@ -273,7 +287,13 @@ int main(int argc, char **argv)
     /* CPU time as well as wall time: on a shared machine the wall clock measures the
      * neighbours too. */
     double t0 = now_s(CLOCK_MONOTONIC), c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
-    hart_run_result r = hart_run(h, max_insns);
+    hart_run_result r;
+    if (gdb) {
+        gdbstub_opts go = {(int)gdb_port, gdb == 2, max_insns};
+        if (gdbstub_run(h, &go, &r) != 0) return EXIT_HOST;
+    } else {
+        r = hart_run(h, max_insns);
+    }
     double t1 = now_s(CLOCK_MONOTONIC), c1 = now_s(CLOCK_PROCESS_CPUTIME_ID);
     int status;
     if (r == HART_RUN_LIMIT) {
