@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# bench/objdump/run.sh — xphmg-objdump -d against riscv64-unknown-elf-objdump -d
-# -M no-aliases on one large ELF (all of picolibc's libc.a and libm.a linked whole,
-# rv64gc, about 100k instructions).
+# bench/objdump/run.sh — xphmg-objdump -d against riscv64-unknown-elf-objdump -d, in
+# both styles (default: aliases; -M no-aliases), on one large ELF (all of picolibc's
+# libc.a and libm.a linked whole, rv64gc, about 100k instructions).
 #
 #   bench/objdump/run.sh [BUILD_DIR]      (default: build; needs xphmg-objdump built)
 #
@@ -35,14 +35,19 @@ echo 'int main(void) { return 0; }' >"$work/main.c"
 norm() {
     sed -E 's/ # [0-9a-f]+ <[^>]*>$//; s/[[:space:]]+$//'
 }
-"$god" -d -M no-aliases "$work/big.elf" | norm >"$work/gnu.txt"
-"$xod" "${specs[@]}" -d "$work/big.elf" | norm >"$work/xphmg.txt"
-n=$(grep -c $'^ *[0-9a-f]*:\t' "$work/gnu.txt")
-if ! diff -q "$work/gnu.txt" "$work/xphmg.txt" >/dev/null; then
-    m=$(diff "$work/gnu.txt" "$work/xphmg.txt" | grep -c '^<' || true)
-    echo "WARNING: outputs differ on $m of $n lines (first differences, < GNU > xphmg):"
-    diff "$work/gnu.txt" "$work/xphmg.txt" | grep '^[<>]' | head -6 || true
-fi
+n=0
+for style in default no-aliases; do
+    opt=()
+    [ $style = default ] || opt=(-M no-aliases)
+    "$god" -d "${opt[@]}" "$work/big.elf" | norm >"$work/gnu.txt"
+    "$xod" "${specs[@]}" -d "${opt[@]}" "$work/big.elf" | norm >"$work/xphmg.txt"
+    n=$(grep -c $'^ *[0-9a-f]*:\t' "$work/gnu.txt")
+    if ! diff -q "$work/gnu.txt" "$work/xphmg.txt" >/dev/null; then
+        m=$(diff "$work/gnu.txt" "$work/xphmg.txt" | grep -c '^<' || true)
+        echo "WARNING ($style): outputs differ on $m of $n lines (first differences, < GNU > xphmg):"
+        diff "$work/gnu.txt" "$work/xphmg.txt" | grep '^[<>]' | head -6 || true
+    fi
+done
 
 best() { # best wall time of 3 runs, seconds
     local b=""
@@ -55,11 +60,15 @@ best() { # best wall time of 3 runs, seconds
     done
     echo "$b"
 }
-tg=$(best "$god" -d -M no-aliases "$work/big.elf")
-tx=$(best "$xod" "${specs[@]}" -d "$work/big.elf")
-awk -v n="$n" -v tg="$tg" -v tx="$tx" 'BEGIN {
-    printf "instructions: %d\n", n
-    printf "%-40s %8.3f s  %10.0f insn/s\n", "riscv64-unknown-elf-objdump -d -M no-aliases", tg, n / tg
-    printf "%-40s %8.3f s  %10.0f insn/s\n", "xphmg-objdump -d", tx, n / tx
-    printf "ratio xphmg/GNU time: %.2f\n", tx / tg
-}'
+echo "instructions: $n"
+for style in default no-aliases; do
+    opt=()
+    [ $style = default ] || opt=(-M no-aliases)
+    tg=$(best "$god" -d "${opt[@]}" "$work/big.elf")
+    tx=$(best "$xod" "${specs[@]}" -d "${opt[@]}" "$work/big.elf")
+    awk -v n="$n" -v tg="$tg" -v tx="$tx" -v st="$style" 'BEGIN {
+        printf "%-44s %8.3f s  %10.0f insn/s\n", "riscv64-unknown-elf-objdump -d (" st ")", tg, n / tg
+        printf "%-44s %8.3f s  %10.0f insn/s\n", "xphmg-objdump -d (" st ")", tx, n / tx
+        printf "ratio xphmg/GNU time (%s): %.2f\n", st, tx / tg
+    }'
+done

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gdbstub.h"
 #include "hart.h"
 #include "htif.h"
 #include "isa_string.h"
@@ -19,6 +20,7 @@
 
 /* Exit codes of the simulator itself; any other status is the guest's (0..255). */
 enum {
+    /* 122: killed from the debugger (gdbstub.c) */
     EXIT_TIMEOUT = 123, /* --timeout reached */
     EXIT_LIMIT = 124,   /* --max-insns reached */
     EXIT_USAGE = 125,   /* bad command line */
@@ -55,16 +57,21 @@ static void usage(FILE *f)
             "                     s: an M/U-only hart; without _xphmg: no XPHMG units)\n"
             "  --profile FILE     XPHMG implementation profile (YAML, docs/cap.md); default\n"
             "                     profiles/default.yaml's values\n"
+            "  --gdb PORT         serve the GDB remote protocol on 127.0.0.1:PORT (0: any\n"
+            "                     free port, printed on stderr) while the guest runs\n"
+            "  --gdb-wait PORT    the same, waiting for the debugger before the first\n"
+            "                     instruction\n"
             "  --help             this text\n"
             "\n"
             "exit status:\n"
             "  0..255  the guest's exit status (HTIF exit / exit())\n"
+            "  122     killed from the debugger (--gdb)\n"
             "  123     --timeout reached before the guest exited\n"
             "  124     --max-insns reached before the guest exited\n"
             "  125     bad command line\n"
             "  126     PROG cannot be loaded (not a RISC-V ELF64 executable, does not fit RAM)\n"
             "  127     host-side failure (out of memory, HTIF protocol error, I/O error)\n"
-            "A guest that exits with status 123..127 is indistinguishable from these; the\n"
+            "A guest that exits with status 122..127 is indistinguishable from these; the\n"
             "simulator's own exits always print a one-line reason on stderr.\n");
 }
 
@@ -183,9 +190,10 @@ int main(int argc, char **argv)
 {
     uint64_t ram_size = UINT64_C(256) << 20, ram_base = UINT64_C(0x80000000), max_insns = 0;
     uint64_t timeout_s = 0;
-    int log_commits = 0, stats = 0, host_stat = 0;
+    int log_commits = 0, stats = 0, host_stat = 0, gdb = 0; /* gdb: 1 --gdb, 2 --gdb-wait */
     uint64_t rt_threads = 1;
     uint64_t misa = MISA_RESET;
+    uint64_t gdb_port = 0;
     const char *dir = NULL, *log_file = NULL, *profile_path = NULL;
     int i = 1;
     for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
@@ -254,6 +262,13 @@ int main(int argc, char **argv)
                 fprintf(stderr, "xphmg-sim: --isa: %s\n", val ? ierr : "needs an ISA string");
                 return EXIT_USAGE;
             }
+            i++;
+        } else if (!strcmp(o, "--gdb") || !strcmp(o, "--gdb-wait")) {
+            if (parse_u64(val, &gdb_port, 0) || gdb_port > 65535) {
+                fprintf(stderr, "xphmg-sim: %s needs a TCP port (0: any free port)\n", o);
+                return EXIT_USAGE;
+            }
+            gdb = o[5] ? 2 : 1;
             i++;
         } else if (!strcmp(o, "--profile")) {
             if (!val) {
@@ -384,7 +399,13 @@ int main(int argc, char **argv)
     /* CPU time as well as wall time: on a shared machine the wall clock measures the
      * neighbours too. */
     double t0 = now_s(CLOCK_MONOTONIC), c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
-    hart_run_result r = hart_run(h, max_insns);
+    hart_run_result r;
+    if (gdb) {
+        gdbstub_opts go = {(int)gdb_port, gdb == 2, max_insns};
+        if (gdbstub_run(h, &go, &r) != 0) return finish(&run, EXIT_HOST);
+    } else {
+        r = hart_run(h, max_insns);
+    }
     double t1 = now_s(CLOCK_MONOTONIC), c1 = now_s(CLOCK_PROCESS_CPUTIME_ID);
     if (timeout_s) alarm(0);
     int status;

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# gdb_session — gdb-multiarch drives xphmg-sim --gdb-wait through guest.c in batch mode:
+# target remote, break at a function, step, print a variable, watch a store (hardware
+# watchpoint), read CAP.PREC.STAT by name, monitor commands, continue to the exit.
+# Expected values are the program's arithmetic (1+4+9+16+25 = 55) and the reset value
+# of cap_prec_stat read from the spec XML with xmllint, never from the stub.
+#
+#   gdb_session.sh XPHMG_SIM GUEST_ELF SPEC_XML WORK
+# Exit 0 pass, 1 fail, 77 skipped (no gdb-multiarch).
+set -u
+sim=$1 elf=$2 spec=$3 work=$4
+gdb=$(command -v gdb-multiarch) || { echo "SKIP: gdb-multiarch not installed (scripts/setup-deps.sh)"; exit 77; }
+rm -rf "$work"
+mkdir -p "$work"
+fail() {
+    echo "FAIL: $*"
+    echo "--- gdb output"; cat "$work/gdb.out"
+    echo "--- simulator stderr"; cat "$work/sim.err"
+    kill "$simpid" 2>/dev/null
+    exit 1
+}
+reset=$(xmllint --xpath 'string(//Register[Name="cap_prec_stat"]/ResetValue)' "$spec")
+[ -n "$reset" ] || { echo "FAIL: no cap_prec_stat in $spec"; exit 1; }
+"$sim" --gdb-wait 0 "$elf" >"$work/sim.out" 2>"$work/sim.err" &
+simpid=$!
+port=
+for _ in $(seq 100); do
+    port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/sim.err")
+    [ -n "$port" ] && break
+    sleep 0.1
+done
+: >"$work/gdb.out"
+[ -n "$port" ] || fail "the simulator did not listen"
+cat >"$work/cmds" <<EOC
+set pagination off
+set confirm off
+set architecture riscv:rv64
+file $elf
+target remote 127.0.0.1:$port
+break compute
+continue
+next
+next
+print n
+print/x \$pc == (long)&compute
+watch counter
+continue
+print counter
+print/x \$cap_prec_stat
+monitor cap
+monitor pmask
+delete
+continue
+EOC
+timeout 120 "$gdb" -nx -batch -x "$work/cmds" >"$work/gdb.out" 2>&1
+wait "$simpid"
+rc=$?
+out=$work/gdb.out
+grep -q "Breakpoint 1, compute (n=5)" "$out" || fail "no stop at the breakpoint in compute"
+grep -q '^\$1 = 5$' "$out" || fail "print n after two steps"
+grep -q '^\$2 = 0x0$' "$out" || fail "pc moved from compute's first instruction after next"
+grep -q "Hardware watchpoint 2: counter" "$out" || fail "no hardware watchpoint"
+grep -q "New value = 55" "$out" || fail "watchpoint did not report the store of 55"
+grep -q '^\$3 = 55$' "$out" || fail "print counter after the watchpoint"
+want=$(printf '0x%x' "0x$reset")
+grep -q "^\\\$4 = $want\$" "$out" || fail "cap_prec_stat is not the reset value $want"
+grep -q "cap_prec_stat .*0x7d2 = " "$out" || fail "monitor cap does not show cap_prec_stat"
+grep -qi "pmask" "$out" || fail "monitor pmask"
+grep -q "exited normally" "$out" || fail "the program did not run to its end"
+[ $rc -eq 0 ] || fail "simulator exit status $rc"
+grep -qx "result 55" "$work/sim.out" || fail "guest output"
+echo "gdb_session: ok"
