@@ -10,6 +10,7 @@
 #include "xmem_cache.h"
 #include "xmem_comp.h"
 #include "xmem_swz.h"
+#include "xmem_xdl.h"
 #include "xphmg_csr.h"
 
 /* PBANK values the encoding allows (funct7[2:0]); banks >= 4 are illegal (XML, Q-36). */
@@ -371,9 +372,25 @@ static void exec_swz(hart *h, void *ctx, const hart_insn *d, bool ten2tex)
     unsigned rd = d->rd, layout = (unsigned)((uint64_t)d->imm & 3);
     cap_snap s;
     cap_snapshot(&u->cap->cap, &s);
+    unsigned esize = 1u << (s.ew & 3);
+    /* The tensor side in a region that declares XDL tiles (errata P-223): tiled,
+     * 16-byte aligned, inside the region, else the access is refused before any work. */
+    uint64_t bad, tensor = ten2tex ? src : dst;
+    xmem_xdl_status x = xmem_swz_legal(layout, ext)
+                            ? xmem_xdl_check(&u->lds, tensor, xmem_swz_bytes(ext, esize),
+                                             !(layout & XMEM_SWZ_TEN_LINEAR), &bad)
+                            : XMEM_XDL_OK;
+    if (x != XMEM_XDL_OK) {
+        cap_xmem_event(&u->cap->cap, XMEM_EV_INV_MISS);
+        if (x == XMEM_XDL_MISALIGNED)
+            hart_raise(h, ten2tex ? CAUSE_MISALIGNED_LOAD : CAUSE_MISALIGNED_STORE, bad);
+        else
+            hart_raise(h, ten2tex ? CAUSE_LOAD_ACCESS : CAUSE_STORE_ACCESS, bad);
+        return;
+    }
     xmem_swz_mem m = {h, swz_ok, swz_load, swz_store};
     xmem_swz_result r;
-    xmem_swz_exec(&m, ten2tex, layout, 1u << (s.ew & 3), dst, src, ext, &r);
+    xmem_swz_exec(&m, ten2tex, layout, esize, dst, src, ext, &r);
     if (r.status == XMEM_SWZ_ILLEGAL) {
         hart_illegal(h, d);
         return;
