@@ -490,16 +490,23 @@ static void exec_dstorec(hart *h, void *ctx, const hart_insn *d)
 /* Hint bits L1_ONLY 0 .. STREAM 5; the other hint bits are ignored (P-70). */
 #define XMEM_HINT_BITS 0x3fu
 
-/* Latches the cache policy of this instruction (class way mask, hints, STREAM_CTL) from
- * the instruction-boundary snapshot (XMEM 5.3, errata Q-54, P-222). */
-static void latch_policy(xmem_unit *u, unsigned hint)
+/* Latches the cache policy of this instruction (class way mask, hints, stream profile)
+ * from the instruction-boundary snapshot (XMEM 5.3, errata Q-54, P-222). The stream
+ * profile is STREAM_CTL, or SPROFn when the access at a lies in a region whose MEMCTL
+ * sprof_id set n != 0 (the descriptor override of XMEM 5.3 / 11.1.4). */
+static void latch_policy(xmem_unit *u, unsigned hint, uint64_t a)
 {
     cap_snap s;
     cap_snapshot(&u->cap->cap, &s);
-    xmem_cache_pol p = xmem_cache_policy(&u->l1, cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_CAP),
-                                         cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_L1CFG),
+    uint64_t xcap = cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_CAP);
+    xmem_cache_pol p = xmem_cache_policy(&u->l1, xcap, cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_L1CFG),
                                          cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_CLSMAP),
                                          cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_STREAM_CTL), hint);
+    const xmem_lds_blk *b = xmem_lds_find(&u->lds, a);
+    if ((hint & XMEM_HINT_STREAM) && (xcap & CAP_XMEM_CAP_STREAM_PROF_MASK) && b && b->sprof) {
+        xmem_cache_pol_sprof(&p, cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_SPROF0 + b->sprof));
+        p.nontemp = p.nontemp && (xcap & CAP_XMEM_CAP_NONTEMP_MASK);
+    }
     xmem_cache_set_policy(&u->l1, &p);
 }
 
@@ -519,7 +526,7 @@ static void exec_ldg(hart *h, void *ctx, const hart_insn *d)
         cap_xmem_event(&u->cap->cap, XMEM_EV_INV_MISS);
         return;
     }
-    latch_policy(u, hint);
+    latch_policy(u, hint, a);
     xmem_cache_access(&u->l1, a, 8, false, hint);
     xmem_cache_stream(&u->l1, a, pref_ok, h);
     hart_set_x(h, rd, v);
@@ -535,7 +542,7 @@ static void exec_stg(hart *h, void *ctx, const hart_insn *d)
         cap_xmem_event(&u->cap->cap, XMEM_EV_INV_MISS);
         return;
     }
-    latch_policy(u, hint);
+    latch_policy(u, hint, a);
     xmem_cache_access(&u->l1, a, 8, true, hint);
     xmem_cache_stream(&u->l1, a, pref_ok, h);
 }
@@ -546,7 +553,7 @@ static void exec_pref(hart *h, void *ctx, const hart_insn *d)
 {
     xmem_unit *u = ctx;
     unsigned hint = (unsigned)((uint64_t)d->imm & XMEM_HINT_BITS);
-    latch_policy(u, hint);
+    latch_policy(u, hint, hart_x(h, d->rs1));
     xmem_cache_prefetch(&u->l1, hart_x(h, d->rs1), hart_x(h, d->rs2), hint, pref_ok, h);
 }
 
@@ -575,7 +582,7 @@ static void exec_cctl(hart *h, void *ctx, const hart_insn *d)
         return;
     case CCTL_LOCK:
         if (!line_lock) return;
-        latch_policy(u, 0); /* locked lines take ways of the active class */
+        latch_policy(u, 0, a); /* locked lines take ways of the active class */
         if (!(cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_L1CFG) & CAP_XMEM_L1CFG_LOCK_EN_MASK) ||
             xmem_cache_lock(&u->l1, a, n))
             cap_xmem_event(&u->cap->cap, CAP_XMEM_EVENTS_LOCK_OVF_MASK);
