@@ -187,7 +187,7 @@ static uint8_t *amo_ptr(hart *h, uint64_t a, unsigned n, bool is_lr)
     }
     uint64_t off = a - h->ram_base;
     if (off <= h->ram_size - n) return h->ram + off;
-    uint8_t *p = hart_region_ptr(h, a, n, !is_lr, false); /* hart_add_region regions */
+    uint8_t *p = hart_region_ptr(h, a, n, !is_lr); /* hart_add_region regions */
     if (!p) hart_raise(h, is_lr ? CAUSE_LOAD_ACCESS : CAUSE_STORE_ACCESS, a);
     return p;
 }

@@ -297,7 +297,7 @@ hart_ldres hart_load_slow(hart *h, uint64_t a, unsigned n)
         r.ok = true;
         return r;
     }
-    const uint8_t *p = hart_region_ptr(h, a, n, false, false);
+    const uint8_t *p = hart_region_ptr(h, a, n, false);
     if (p) {
         memcpy(&r.v, p, n); /* little-endian host (hart_int.h): zero-extended */
         if (h->tracing) hart_trace_mem(h, a, n, r.v, false);
@@ -327,7 +327,7 @@ bool hart_store_slow(hart *h, uint64_t a, unsigned n, uint64_t v)
         if (h->tracing) hart_trace_mem(h, a, n, v, true);
         return true;
     }
-    uint8_t *p = hart_region_ptr(h, a, n, true, false);
+    uint8_t *p = hart_region_ptr(h, a, n, true);
     if (p) {
         memcpy(p, &v, n);
         if (h->tracing) hart_trace_mem(h, a, n, v, true);
@@ -337,13 +337,12 @@ bool hart_store_slow(hart *h, uint64_t a, unsigned n, uint64_t v)
     return false;
 }
 
-uint8_t *hart_region_ptr(hart *h, uint64_t a, unsigned n, bool store, bool probe)
+uint8_t *hart_region_ptr(hart *h, uint64_t a, unsigned n, bool store)
 {
     for (unsigned i = 0; i < h->region_count; i++) {
         uint64_t off = a - h->region[i].base;
         if (n <= h->region[i].size && off <= h->region[i].size - n) {
-            if (h->region[i].check &&
-                !h->region[i].check(h->region[i].check_ctx, a, n, store, probe))
+            if (h->region[i].check && !h->region[i].check(h->region[i].check_ctx, a, n, store))
                 return NULL;
             return h->region[i].host + off;
         }
@@ -400,7 +399,7 @@ bool hart_mem_ok(hart *h, uint64_t addr, unsigned size, bool store)
     /* A CLINT load has no side effect, and it accepts exactly what a store accepts. */
     uint64_t v;
     if (addr - CLINT_BASE < CLINT_SIZE && clint_load(h, addr - CLINT_BASE, size, &v)) return true;
-    return hart_region_ptr(h, addr, size, store, true) != NULL;
+    return hart_region_ptr(h, addr, size, store) != NULL;
 }
 
 bool hart_quiet_load(void *hart_ctx, uint64_t addr, unsigned size, uint64_t *val)

@@ -129,10 +129,9 @@ typedef struct {
 typedef void (*hart_poll_fn)(hart *h, void *ctx);
 
 /* A region's access policy (hart_region_set_check): whether the access of size bytes at
- * addr (a store or AMO when store) may proceed; probe = hart_mem_ok asking on a unit's
- * behalf (nothing is accessed either way). */
-typedef bool (*hart_region_check_fn)(void *ctx, uint64_t addr, unsigned size, bool store,
-                                     bool probe);
+ * addr (a store or AMO when store) may proceed. Asked for real accesses and for
+ * hart_mem_ok probes alike. */
+typedef bool (*hart_region_check_fn)(void *ctx, uint64_t addr, unsigned size, bool store);
 
 /* The hart's state is public so handlers (base and units) stay inline-cheap; code
  * outside src/sim should prefer the accessor functions. */

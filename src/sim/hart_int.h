@@ -157,9 +157,9 @@ void hart_trace_mem(hart *h, uint64_t a, unsigned n, uint64_t v, bool store);
 /* Commit log: record the value of CSR a after this instruction (csr.c). */
 void hart_trace_csr(hart *h, uint32_t a);
 /* The host bytes of [a, a + n) when it lies inside one hart_add_region region and the
- * region's policy (if any) lets this access (store: a store or AMO; probe: hart_mem_ok)
- * proceed, else NULL (hart.c). */
-uint8_t *hart_region_ptr(hart *h, uint64_t a, unsigned n, bool store, bool probe);
+ * region's policy (if any) lets this access (store: a store or AMO) proceed, else NULL
+ * (hart.c). */
+uint8_t *hart_region_ptr(hart *h, uint64_t a, unsigned n, bool store);
 bool clint_load(hart *h, uint64_t off, unsigned n, uint64_t *v);
 bool clint_store(hart *h, uint64_t off, unsigned n, uint64_t v);
 uint64_t hart_mip(const hart *h);

@@ -159,8 +159,9 @@ void rt_exec_xfence_signal(hart *h, void *ctx, const hart_insn *d)
 
 /* xfence.pipe domsel: DOMSEL 3:0 (1-6, 15), bit 4 FF_GLOBAL, bits 11:5 zero (P-70).
  * RT (2) and ALL (15) complete every queued job; the other domains have no offload
- * work in this model, and there are no DMA engines or streams for FF_GLOBAL to wait
- * for. The fence itself has no visible effect on the in-order hart. */
+ * work in this model. FF_GLOBAL also waits for DMA work (XMEM 7.2), and the offload
+ * engine is the platform's DMA engine (errata P-207), so it completes every job too.
+ * The fence itself has no visible effect on the in-order hart. */
 void rt_exec_xfence_pipe(hart *h, void *ctx, const hart_insn *d)
 {
     rt_unit *u = ctx;
@@ -169,5 +170,5 @@ void rt_exec_xfence_pipe(hart *h, void *ctx, const hart_insn *d)
         hart_illegal(h, d);
         return;
     }
-    if (dom == RT_DOM_RT || dom == RT_DOM_ALL) rt_offload_drain(h, u);
+    if (dom == RT_DOM_RT || dom == RT_DOM_ALL || (sel & 0x10)) rt_offload_drain(h, u);
 }

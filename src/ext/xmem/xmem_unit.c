@@ -134,11 +134,10 @@ static xmem_actor hart_actor(const xmem_unit *u)
 
 /* The LDS window's access policy (hart_region_set_check): every region the access
  * touches must let the current actor make it (xmem_region.h). A refusal by the security
- * tag sets SEC_VIOL at once (XMEM 8.2: the violating access, probe or not, is the
- * event); the reasons are kept for the actor's engine (DMA_ERR, errata P-207). */
-static bool region_check(void *ctx, uint64_t a, unsigned n, bool store, bool probe)
+ * tag sets SEC_VIOL at once (XMEM 8.2: the violating access, real or a unit's probe
+ * before it, is the event); the reasons are kept for the actor's engine (DMA_ERR, errata P-207). */
+static bool region_check(void *ctx, uint64_t a, unsigned n, bool store)
 {
-    (void)probe;
     xmem_unit *u = ctx;
     const xmem_lds_blk *first = xmem_lds_find(&u->lds, a);
     const xmem_lds_blk *last = xmem_lds_find(&u->lds, a + n - 1);

@@ -15,7 +15,8 @@
  * REQ: XMEM-005 XMEM-009 XMEM-011 XMEM-012 XMEM-013 XMEM-015 XMEM-021 XMEM-024
  * REQ: XMEM-026 XMEM-027 XMEM-029 XMEM-032 XMEM-036 XMEM-039 XMEM-041 XMEM-042 XMEM-056
  * REQ: XMEM-058 XMEM-059 XMEM-060 XMEM-061 XMEM-062 XMEM-067 XMEM-068 XMEM-074
- * REQ: XMEM-075 XMEM-087 XMEM-089 XMEM-114 XMEM-122 XMEM-124 XMEM-137 XMEM-140 XMEM-143 */
+ * REQ: XMEM-075 XMEM-087 XMEM-089 XMEM-114 XMEM-122 XMEM-124 XMEM-137 XMEM-140 XMEM-143
+ * REQ: XMEM-033 XMEM-091 */
 #include "region_test.h"
 #define LDS_BUDGET 0x7E4
 RVTEST_CODE_BEGIN
@@ -47,6 +48,10 @@ RVTEST_CODE_BEGIN
     TEST_CASE(13, a0, 0, csrr a0, XMEM_EVENTS)
     /* T3, then T1 again: tiers are hints, the data stay where they are */
     TEST_CASE(14, a0, RGN(3, 2, 0, 3, D_RT, 0), APPLY(a0, s2, mc_t3))
+    /* a T3 region is coherent memory like any other: what a store left, an engine
+     * copy (xlds.cpy) reads at once */
+    TEST_CASE(76, a0, 8, li t1, 0x5555; sd t1, 0(s2); la t0, scratch; li t1, 8; xlds_cpy(a0, t0, s2, t1, 0))
+    TEST_CASE(77, a0, 0x5555, la t0, scratch; ld a0, 0(t0))
     li t1, 0x0123456789abcdef; sd t1, 8(s2)
     TEST_CASE(15, a0, RGN(1, 2, 0, 3, D_RT, 0), APPLY(a0, s2, mc_t1))
     TEST_CASE(16, a0, 0x0123456789abcdef, ld a0, 8(s2))

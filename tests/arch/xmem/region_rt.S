@@ -7,17 +7,23 @@
  * owner's accesses then fault; handed back, the hart reads the results at the same
  * addresses. Scopes (P-206): after `xsubmit.rt`, `xlds.bar` THREAD/WARP/WG leave the job
  * outstanding (its results are not visible), CLUSTER and SYSTEM complete it;
- * `xfence.pipe mtx` does not, `xfence.pipe rt` does; `xfence.signal`/`xfence.wait` do.
+ * `xfence.pipe mtx` does not, `xfence.pipe rt` does, `xfence.pipe mtx` with FF_GLOBAL
+ * does (the offload engine is the platform's DMA engine, P-207); `xfence.signal` /
+ * `xfence.wait` do; a Tier-1 region is ordered the same way. The platform has no
+ * coherence fabric, and the scopes are still honoured (XMEM 3.2.11 NOTE). The rays'
+ * cache lines stay locked (`xmem.cctl lock`) through the whole exchange: the results do
+ * not depend on it (XMEM 7.3).
  * Finally a job whose regions belong to another domain is refused (job fault, INV_MISS,
  * nothing written). Scene: offload_test.h (ray (1,2,0) +z hits prim 1 at t = 3.0 =
  * 0x40400000, ray (10,10,0) misses).
  * REQ: XMEM-003 XMEM-006 XMEM-007 XMEM-008 XMEM-010 XMEM-012 XMEM-018 XMEM-019 XMEM-020
  * REQ: XMEM-021 XMEM-037 XMEM-080 XMEM-084 XMEM-106 XMEM-107 XMEM-108 XMEM-109 XMEM-112
- * REQ: XMEM-133 */
+ * REQ: XMEM-025 XMEM-035 XMEM-110 XMEM-113 XMEM-133 */
 #include "../rt/offload_test.h"
 #define T0 0x10
 #define xmem_region(rd, rs1, rs2) .insn r 0x2b, 1, 2, rd, rs1, rs2
 #define xlds_bar(lvl)             .insn i 0x2b, 2, x0, x0, lvl
+#define xmem_cctl(sel, rs1, rs2)  .insn r 0x5b, 0, sel, x0, rs1, rs2
 #define RGN_SHARED(dom) (0x8000000000000000 | (2 << 2) | ((dom) << 8))
 #define EV_INV_MISS 1
 /* Applies the XPHMG_MEMCTL at label to the six regions s1-s6, checking each result. */
@@ -42,16 +48,21 @@ RVTEST_CODE_BEGIN
     TEST_CASE(6, s5, 0x10000300, li t0, 32; xlds_alloc(s5, t0, T0))
     TEST_CASE(7, s6, 0x10000320, li t0, 24; xlds_alloc(s6, t0, T0))
     ALL_REGIONS(8, mc_shared, RGN_SHARED(1))
-    /* rays 0-7: hit, miss, hit, miss, ... */
+    /* rays 0-15: hit, miss, hit, miss, ... */
     li a1, 0
 1:  la a0, tmpl; andi t1, a1, 63; add a0, a0, t1; ld t1, 0(a0); add t0, s1, a1; sd t1, 0(t0)
-    addi a1, a1, 8; li t2, 256; bltu a1, t2, 1b
+    addi a1, a1, 8; li t2, 512; bltu a1, t2, 1b
     li t0, 2; sw t0, Q_TAIL(s2); li t0, 16; sw t0, Q_CAP(s2); sd s1, Q_BASE(s2)
     li t0, 8; sw t0, Q_CAP(s4); sd s3, Q_BASE(s4)
     li t0, 8; sw t0, Q_CAP(s6); sd s5, Q_BASE(s6)
     la s0, desc
     sd s2, D_RAYQ(s0); sd s4, D_HITQ(s0); sd s6, D_MISSQ(s0)
     li t0, 2; sb t0, D_DOM(s0)            /* the job is RT's (memctl.dom) */
+    /* the rays' cache lines are locked (L1CFG.LOCK_EN) and the lock is ordered by a
+     * CLUSTER barrier: nothing below may depend on it (XMEM 7.3) */
+    li t0, 1 << 20; csrw 0x7E2, t0
+    li t1, 512; xmem_cctl(2, s1, t1)
+    TEST_CASE(51, a0, 0, xlds_bar(3); csrr a0, XMEM_EVENTS)
     /* (2) the handoff: R.dom = DOM_RT, nothing else changes */
     ALL_REGIONS(9, mc_rt, RGN_SHARED(2))
     /* the producer (CPU) can no longer touch them */
@@ -85,6 +96,24 @@ RVTEST_CODE_BEGIN
     TEST_CASE(28, a0, 3, lw a0, Q_TAIL(s4))
     TEST_CASE(29, a0, 4, xfence_wait(s8); lw a0, Q_TAIL(s4))
     TEST_CASE(30, a0, 4, lw a0, Q_TAIL(s6))
+    /* a global fence (FF_GLOBAL) of another domain completes the DMA-like offload
+     * work too (P-207) */
+    MORE_RAYS
+    TEST_CASE(42, s7, 6, xsubmit_rt(s7, s0))
+    TEST_CASE(43, a0, 4, xfence_pipe(3); lw a0, Q_TAIL(s4))
+    TEST_CASE(44, a0, 5, xfence_pipe(0x13); lw a0, Q_TAIL(s4))
+    /* Tier-1 follows the same ordering: hits into a Tier-1 region are not visible
+     * after WG, visible after CLUSTER */
+    TEST_CASE(45, s8, 0x10004000, li t0, 0xC0; xlds_alloc(s8, t0, 0))
+    TEST_CASE(46, s9, 0x100040C0, li t0, 24; xlds_alloc(s9, t0, 0))
+    li t0, 8; sw t0, Q_CAP(s9); sd s8, Q_BASE(s9)
+    sd s9, D_HITQ(s0)
+    MORE_RAYS
+    TEST_CASE(47, s7, 7, xsubmit_rt(s7, s0))
+    TEST_CASE(48, a0, 0, xlds_bar(2); lw a0, Q_TAIL(s9))
+    TEST_CASE(49, a0, 1, xlds_bar(3); lw a0, Q_TAIL(s9))
+    TEST_CASE(50, a0, 0x40400000, lw a0, 8(s8))
+    sd s4, D_HITQ(s0)
     /* handed back to the CPU, the hart reads the results where the job wrote them */
     csrw XMEM_DOM, x0
     ALL_REGIONS(31, mc_cpu, RGN_SHARED(1))
@@ -93,15 +122,16 @@ RVTEST_CODE_BEGIN
     TEST_CASE(34, a0, 0x40400000, lw a0, 8(s3))   /* t = 3.0 */
     TEST_CASE(35, a0, 6, lw a0, 72(s3))           /* hit 3: ray 6 */
     TEST_CASE(36, a0, 7, lw a0, 12(s5))           /* miss 3: ray 7 */
+    li t1, 512; xmem_cctl(3, s1, t1)                   /* unlock */
     /* the RT engine without ownership: a job of domain RT on CPU-owned Tier-0 regions
      * is refused at its first access (job fault, INV_MISS), nothing is written */
     li t0, -1; csrw XMEM_EVENTS, t0
     MORE_RAYS
-    TEST_CASE(37, s7, 6, xsubmit_rt(s7, s0))
+    TEST_CASE(37, s7, 8, xsubmit_rt(s7, s0))
     TEST_CASE(38, a0, RTSTAT_JOB_FAULT, xfence_wait(s7); csrr a0, RTSTAT)
     TEST_CASE(39, a0, EV_INV_MISS, csrr a0, XMEM_EVENTS)
-    TEST_CASE(40, a0, 4, lw a0, Q_TAIL(s4))
-    TEST_CASE(41, a0, 8, lw a0, Q_HEAD(s2))
+    TEST_CASE(40, a0, 5, lw a0, Q_TAIL(s4))
+    TEST_CASE(41, a0, 12, lw a0, Q_HEAD(s2))
     TEST_PASSFAIL
     OFF_TRAP_HANDLER
 RVTEST_CODE_END
