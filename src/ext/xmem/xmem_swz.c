@@ -1,6 +1,8 @@
 /* xmem_swz.c — XSWZ relayout copies (errata Q-56); see xmem_swz.h. */
 #include "xmem_swz.h"
 
+#include "xmem_xdl.h"
+
 static unsigned log2u(uint32_t v)
 {
     unsigned n = 0;
@@ -66,7 +68,21 @@ static uint64_t tex_index(unsigned layout, uint32_t x, uint32_t y, uint32_t w, u
 static uint64_t ten_index(unsigned layout, uint32_t x, uint32_t y, uint32_t w)
 {
     if (layout & XMEM_SWZ_TEN_LINEAR) return (uint64_t)y * w + x;
-    return ((uint64_t)(y / 4) * (w / 4) + x / 4) * 16 + (y % 4) * 4 + x % 4;
+    return xmem_xdl_tile_index(x, y, w);
+}
+
+bool xmem_swz_legal(unsigned layout, uint64_t extent)
+{
+    uint32_t w = (uint32_t)extent, h = (uint32_t)(extent >> 32);
+    return !((!(layout & XMEM_SWZ_TEN_LINEAR) && (w % 4 || h % 4)) ||
+             ((layout & XMEM_SWZ_TEX_MORTON) && !(pow2_or_zero(w) && pow2_or_zero(h))));
+}
+
+uint64_t xmem_swz_bytes(uint64_t extent, unsigned esize)
+{
+    /* W*H < 2^64; times E (<= 8) saturates at 2^64 - 1, a range no memory holds. */
+    uint64_t elems = (uint64_t)(uint32_t)extent * (uint32_t)(extent >> 32);
+    return elems > UINT64_MAX / esize ? UINT64_MAX : elems * esize;
 }
 
 void xmem_swz_exec(const xmem_swz_mem *m, bool ten2tex, unsigned layout, unsigned esize,
@@ -74,14 +90,11 @@ void xmem_swz_exec(const xmem_swz_mem *m, bool ten2tex, unsigned layout, unsigne
 {
     uint32_t w = (uint32_t)extent, h = (uint32_t)(extent >> 32);
     *r = (xmem_swz_result){XMEM_SWZ_DONE, 0, false, 0};
-    if ((!(layout & XMEM_SWZ_TEN_LINEAR) && (w % 4 || h % 4)) ||
-        ((layout & XMEM_SWZ_TEX_MORTON) && !(pow2_or_zero(w) && pow2_or_zero(h)))) {
+    if (!xmem_swz_legal(layout, extent)) {
         r->status = XMEM_SWZ_ILLEGAL;
         return;
     }
-    /* W*H < 2^64; times E (<= 8) saturates at 2^64 - 1, a range no memory holds. */
-    uint64_t elems = (uint64_t)w * h;
-    uint64_t n = elems > UINT64_MAX / esize ? UINT64_MAX : elems * esize;
+    uint64_t n = xmem_swz_bytes(extent, esize);
     uint64_t bad;
     if (!xmem_swz_range_ok(m, src, n, false, &bad)) {
         r->status = XMEM_SWZ_TRAP;

@@ -76,6 +76,11 @@ uint64_t xmem_swz_morton(uint32_t x, uint32_t y, uint32_t w, uint32_t h);
  * that does not. Bounded by the accessible range, not by n. */
 bool xmem_swz_range_ok(const xmem_swz_mem *m, uint64_t a, uint64_t n, bool store, uint64_t *bad);
 
+/* Whether layout and extent are legal (not an illegal instruction, see above). */
+bool xmem_swz_legal(unsigned layout, uint64_t extent);
+/* W * H * esize bytes, saturated at 2^64 - 1. */
+uint64_t xmem_swz_bytes(uint64_t extent, unsigned esize);
+
 /* One `xswz.tex2ten` (ten2tex = false) or `xswz.ten2tex` (true): destination dst (rs1),
  * source src (rs2), extent (rs3), layout = funct2, esize = element bytes (1, 2, 4, 8). */
 void xmem_swz_exec(const xmem_swz_mem *m, bool ten2tex, unsigned layout, unsigned esize,

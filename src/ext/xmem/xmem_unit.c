@@ -10,6 +10,7 @@
 #include "xmem_cache.h"
 #include "xmem_comp.h"
 #include "xmem_swz.h"
+#include "xmem_xdl.h"
 #include "xphmg_csr.h"
 
 /* PBANK values the encoding allows (funct7[2:0]); banks >= 4 are illegal (XML, Q-36). */
@@ -376,9 +377,25 @@ static void exec_swz(hart *h, void *ctx, const hart_insn *d, bool ten2tex)
     unsigned rd = d->rd, layout = (unsigned)((uint64_t)d->imm & 3);
     cap_snap s;
     cap_snapshot(&u->cap->cap, &s);
+    unsigned esize = 1u << (s.ew & 3);
+    /* The tensor side in a region that declares XDL tiles (errata P-223): tiled,
+     * 16-byte aligned, inside the region, else the access is refused before any work. */
+    uint64_t bad, tensor = ten2tex ? src : dst;
+    xmem_xdl_status x = xmem_swz_legal(layout, ext)
+                            ? xmem_xdl_check(&u->lds, tensor, xmem_swz_bytes(ext, esize),
+                                             !(layout & XMEM_SWZ_TEN_LINEAR), &bad)
+                            : XMEM_XDL_OK;
+    if (x != XMEM_XDL_OK) {
+        cap_xmem_event(&u->cap->cap, XMEM_EV_INV_MISS);
+        if (x == XMEM_XDL_MISALIGNED)
+            hart_raise(h, ten2tex ? CAUSE_MISALIGNED_LOAD : CAUSE_MISALIGNED_STORE, bad);
+        else
+            hart_raise(h, ten2tex ? CAUSE_LOAD_ACCESS : CAUSE_STORE_ACCESS, bad);
+        return;
+    }
     xmem_swz_mem m = {h, swz_ok, swz_load, swz_store};
     xmem_swz_result r;
-    xmem_swz_exec(&m, ten2tex, layout, 1u << (s.ew & 3), dst, src, ext, &r);
+    xmem_swz_exec(&m, ten2tex, layout, esize, dst, src, ext, &r);
     if (r.status == XMEM_SWZ_ILLEGAL) {
         hart_illegal(h, d);
         return;
@@ -481,16 +498,23 @@ static void exec_dstorec(hart *h, void *ctx, const hart_insn *d)
 /* Hint bits L1_ONLY 0 .. STREAM 5; the other hint bits are ignored (P-70). */
 #define XMEM_HINT_BITS 0x3fu
 
-/* Latches the cache policy of this instruction (class way mask, hints, STREAM_CTL) from
- * the instruction-boundary snapshot (XMEM 5.3, errata Q-54, P-222). */
-static void latch_policy(xmem_unit *u, unsigned hint)
+/* Latches the cache policy of this instruction (class way mask, hints, stream profile)
+ * from the instruction-boundary snapshot (XMEM 5.3, errata Q-54, P-222). The stream
+ * profile is STREAM_CTL, or SPROFn when the access at a lies in a region whose MEMCTL
+ * sprof_id set n != 0 (the descriptor override of XMEM 5.3 / 11.1.4). */
+static void latch_policy(xmem_unit *u, unsigned hint, uint64_t a)
 {
     cap_snap s;
     cap_snapshot(&u->cap->cap, &s);
-    xmem_cache_pol p = xmem_cache_policy(&u->l1, cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_CAP),
-                                         cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_L1CFG),
+    uint64_t xcap = cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_CAP);
+    xmem_cache_pol p = xmem_cache_policy(&u->l1, xcap, cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_L1CFG),
                                          cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_CLSMAP),
                                          cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_STREAM_CTL), hint);
+    const xmem_lds_blk *b = xmem_lds_find(&u->lds, a);
+    if ((hint & XMEM_HINT_STREAM) && (xcap & CAP_XMEM_CAP_STREAM_PROF_MASK) && b && b->sprof) {
+        xmem_cache_pol_sprof(&p, cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_SPROF0 + b->sprof));
+        p.nontemp = p.nontemp && (xcap & CAP_XMEM_CAP_NONTEMP_MASK);
+    }
     xmem_cache_set_policy(&u->l1, &p);
 }
 
@@ -510,7 +534,7 @@ static void exec_ldg(hart *h, void *ctx, const hart_insn *d)
         cap_xmem_event(&u->cap->cap, XMEM_EV_INV_MISS);
         return;
     }
-    latch_policy(u, hint);
+    latch_policy(u, hint, a);
     xmem_cache_access(&u->l1, a, 8, false, hint);
     xmem_cache_stream(&u->l1, a, pref_ok, h);
     hart_set_x(h, rd, v);
@@ -526,7 +550,7 @@ static void exec_stg(hart *h, void *ctx, const hart_insn *d)
         cap_xmem_event(&u->cap->cap, XMEM_EV_INV_MISS);
         return;
     }
-    latch_policy(u, hint);
+    latch_policy(u, hint, a);
     xmem_cache_access(&u->l1, a, 8, true, hint);
     xmem_cache_stream(&u->l1, a, pref_ok, h);
 }
@@ -537,7 +561,7 @@ static void exec_pref(hart *h, void *ctx, const hart_insn *d)
 {
     xmem_unit *u = ctx;
     unsigned hint = (unsigned)((uint64_t)d->imm & XMEM_HINT_BITS);
-    latch_policy(u, hint);
+    latch_policy(u, hint, hart_x(h, d->rs1));
     xmem_cache_prefetch(&u->l1, hart_x(h, d->rs1), hart_x(h, d->rs2), hint, pref_ok, h);
 }
 
@@ -566,7 +590,7 @@ static void exec_cctl(hart *h, void *ctx, const hart_insn *d)
         return;
     case CCTL_LOCK:
         if (!line_lock) return;
-        latch_policy(u, 0); /* locked lines take ways of the active class */
+        latch_policy(u, 0, a); /* locked lines take ways of the active class */
         if (!(cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_L1CFG) & CAP_XMEM_L1CFG_LOCK_EN_MASK) ||
             xmem_cache_lock(&u->l1, a, n))
             cap_xmem_event(&u->cap->cap, CAP_XMEM_EVENTS_LOCK_OVF_MASK);

@@ -10,10 +10,13 @@
  * - NONTEMP fills are the next victim; L2_ONLY does not allocate;
  * - STREAM: STREAM_CTL's PF_DEPTH lines STRIDE bytes apart follow the access (stride 0 =
  *   one line), NONTEMP_EN makes stream fills non-temporal; no STREAM hint, no stream;
+ *   in a region whose descriptor set sprof_id = 2 (`xmem.region`) SPROF2 replaces it,
+ *   with the same effect whatever CAP.XMEM.DOM the access is made under;
  * - hints never change data: the same stores and loads with and without hints leave the
  *   same memory and registers, while the statistics differ.
- * REQ: XMEM-086 XMEM-051 XMEM-050 XMEM-089 XMEM-091 XMEM-087 XMEM-055 XMEM-041 XMEM-038 */
-#include "lds_test.h"
+ * REQ: XMEM-086 XMEM-051 XMEM-050 XMEM-089 XMEM-091 XMEM-087 XMEM-055 XMEM-041 XMEM-038
+ * REQ: XMEM-059 XMEM-135 */
+#include "region_test.h"
 
 /* clang-format off */
 #define xmem_ldg(rd, rs1, hint)     .insn i 0x2b, 5, rd, rs1, hint
@@ -218,6 +221,33 @@ test_42:
      * and so do the 3 stream lines after each (STREAM_CTL depth 3): 16 * 4 = 64; the
      * unhinted run never bypasses */
     TEST_CASE(43, s9, 64, csrr t0, ST_BYPASS; sub s9, t0, s9)
+
+    /* a region's descriptor sprof_id = 2 overrides STREAM_CTL with SPROF2 (depth 3) for
+     * accesses inside it; elsewhere STREAM_CTL (depth 1) stays the default */
+    li t3, 2
+    li t0, (3 << 16) | 64
+    xmem_stream(t3, t0)
+    li t3, STREAM_CTL_SEL
+    li t0, 1 << 16
+    xmem_stream(t3, t0)
+    li t0, 512
+    xlds_alloc(s1, t0, T1)
+    APPLY(a1, s1, mc_sprof2)
+    TEST_CASE(45, a1, 2, srli a1, a1, 6; andi a1, a1, 3)
+    DELTA(46, ST_STREAM, 3, xmem_ldg(a0, s1, H_STREAM))
+    li t0, 3072
+    add s2, s0, t0
+    DELTA(47, ST_STREAM, 1, xmem_ldg(a0, s2, H_STREAM))
+    addi s1, s1, 256
+    DELTA(48, ST_STREAM, 0, xmem_ldg(a0, s1, 0))
+    DELTA(49, ST_STREAM, 3, xmem_stg(a0, s1, H_STREAM))
+    /* the same profile means the same stream in another domain (CAP.XMEM.DOM = MTX; the
+     * Tier-1 region admits it without STRICT_DOM) */
+    li t0, D_MTX
+    csrw XMEM_DOM, t0
+    addi s1, s1, 64
+    DELTA(50, ST_STREAM, 3, xmem_ldg(a0, s1, H_STREAM))
+    csrw XMEM_DOM, zero
     TEST_PASSFAIL
     LDS_TRAP_HANDLER
 RVTEST_CODE_END
@@ -230,4 +260,5 @@ ha:
     .skip 64
 hb:
     .skip 64
+    MEMCTL(mc_sprof2, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0)
 RVTEST_DATA_END

@@ -16,7 +16,8 @@
  * - MODE 0 is a plain copy that must fit;
  * - inaccessible ranges: load (5) / store (7) access fault, mtval, INV_MISS, nothing
  *   written.
- * REQ: XMEM-103 XMEM-088 XMEM-038 */
+ * - another CAP.XMEM.DOM stores the same frame (one set of defaults for every domain).
+ * REQ: XMEM-103 XMEM-088 XMEM-038 XMEM-138 */
 #include "lds_test.h"
 
 /* clang-format off */
@@ -30,6 +31,7 @@
 #define FILLED(testnum, label, n, b) test_##testnum: li TESTNUM, testnum; la t0, label; li t3, n; li t4, b; 1: lbu t5, 0(t0); bne t4, t5, fail; addi t0, t0, 1; addi t3, t3, -1; bnez t3, 1b
 /* clang-format on */
 #define XMEM_CAP 0x7E0
+#define XMEM_DOM 0x7E6
 #define XMEM_COMP_CTL 0x7EC
 #define EV_COMP_ERR 0x10
 #define LENS(len, cap) (((cap) << 32) | (len))
@@ -76,6 +78,12 @@ RVTEST_CODE_BEGIN
     li t0, 1
     csrw XMEM_COMP_CTL, t0
     TEST_CASE(15, a0, 117, xmem_dstorec(a0, s5, s1, a3, 0))
+    /* another domain (CAP.XMEM.DOM = RT) uses the same COMP_CTL defaults: the same frame */
+    li t0, 2
+    csrw XMEM_DOM, t0
+    TEST_CASE(66, a0, 117, xmem_dstorec(a0, s2, s1, a3, 0))
+    SAME(67, dst, work, 117)
+    csrw XMEM_DOM, zero
     /* ... and that frame loads back */
     FILL(dst, 512, 0)
     li a3, LENS(117, 256)
