@@ -256,7 +256,7 @@ int main(int argc, char **argv)
         mem_free(mem);
         return EXIT_HOST;
     }
-    hart_set_isa(h, misa, img.entry);
+    if (misa != MISA_RESET) hart_set_isa(h, misa, img.entry);
     /* Without xphmg in --isa the XPHMG units stay detached: their instructions trap. */
     xphmg_ext *ext =
         (misa & (UINT64_C(1) << ('X' - 'A'))) ? xphmg_ext_attach(h, prof, err, sizeof err) : NULL;
