@@ -326,6 +326,38 @@ static void unbound_op_is_illegal_without_unit(void **state)
     assert_int_equal(f->h->mtval, XFENCE_WAIT);
 }
 
+/* ---- the debugger's trigger API (hart_trigger_set/clear, errata P-265) ---- */
+
+static void host_triggers(void **state)
+{
+    fixture *f = *state;
+    f->h->mtvec = BASE + 0x100;
+    put32(f, BASE, ADDI_X1_X0_5);
+    put32(f, BASE + 4, ADDI_X2_X1_7);
+    put32(f, BASE + 8, LD_X7_0_X0);
+    assert_int_equal(hart_trigger_set(f->h, HART_NTRIG, BASE, HART_TRIG_EXEC), -1);
+    assert_int_equal(hart_trigger_set(f->h, 0, BASE, 0), -1);
+    /* an execute trigger stops the instruction before it runs (mepc = mtval = its pc);
+     * in M mode a trigger fires only with MIE = 1 */
+    f->h->mstatus |= 8;
+    assert_int_equal(hart_trigger_set(f->h, 1, BASE + 4, HART_TRIG_EXEC), 0);
+    hart_run(f->h, 2);
+    assert_int_equal(f->h->mcause, CAUSE_BREAKPOINT);
+    assert_int_equal(f->h->mepc, BASE + 4);
+    assert_int_equal(f->h->mtval, BASE + 4);
+    assert_int_equal(hart_x(f->h, 2), 0);
+    /* cleared: runs on; a load watchpoint at address 0 stops the ld with mtval = 0 */
+    hart_trigger_clear(f->h, 1);
+    hart_reset(f->h, BASE);
+    f->h->mstatus |= 8;
+    assert_int_equal(hart_trigger_set(f->h, 0, 0, HART_TRIG_LOAD | HART_TRIG_STORE), 0);
+    hart_run(f->h, 3);
+    assert_int_equal(hart_x(f->h, 2), 12);
+    assert_int_equal(f->h->mcause, CAUSE_BREAKPOINT);
+    assert_int_equal(f->h->mepc, BASE + 8);
+    assert_int_equal(f->h->mtval, 0);
+}
+
 /* ---- bad input: random code ---- */
 
 /* 64 KiB of random words run as code, with random registers and mtvec pointing into
@@ -372,6 +404,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(unit_registration, setup, teardown),
         cmocka_unit_test_setup_teardown(unbound_op_is_illegal_without_unit, setup, teardown),
         cmocka_unit_test_setup_teardown(random_code_never_escapes, setup, teardown),
+        cmocka_unit_test_setup_teardown(host_triggers, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

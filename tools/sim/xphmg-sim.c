@@ -354,7 +354,7 @@ int main(int argc, char **argv)
         }
         htif_set_host_stat(run.io, host_stat);
     }
-    hart_set_isa(run.h, misa, run.img.entry);
+    if (misa != MISA_RESET) hart_set_isa(run.h, misa, run.img.entry);
     /* Without xphmg in --isa the XPHMG units stay detached: their instructions trap. */
     bool xphmg = (misa & (UINT64_C(1) << ('X' - 'A'))) != 0;
     run.ext = xphmg ? xphmg_ext_attach(run.h, run.prof, err, sizeof err) : NULL;

@@ -15,6 +15,12 @@ RVTEST_CODE_BEGIN
     /* a loop that patches its own body on the second pass */
     TEST_CASE(6, a0, 3, li a0, 0; li t1, 2; la t2, 1f; li t3, 0x00250513; \
         .option push; .option norvc; 1: addi a0, a0, 1; .option pop; sw t3, 0(t2); fence.i; addi t1, t1, -1; bnez t1, 1b)
+    /* 7-9: unused fields are ignored (errata P-90): fence with rd = x1 writes nothing,
+     * fence.i with rd = x1 likewise, fence with the reserved fm 1111 is a fence; an
+     * illegal instruction here would end the test with status 130 */
+    TEST_CASE(7, a0, 0, li x1, 5; .word 0x0ff0008f; addi a0, x1, -5)
+    TEST_CASE(8, a0, 0, li x1, 5; .word 0x0000108f; addi a0, x1, -5)
+    TEST_CASE(9, a0, 0, li a0, 0; .word 0xfff0000f)
     TEST_PASSFAIL
 RVTEST_CODE_END
 RVTEST_DATA_BEGIN
