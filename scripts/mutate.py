@@ -392,6 +392,24 @@ def write_report(path, selected, state, eq, modules, args, total_by_module):
                 "\tfailed_tests\n")
         for row in rows:
             f.write(row + "\n")
+        # Per requirement: how many of its implementation's mutants the tests naming it
+        # killed, and which survived them.
+        per = {}
+        for m in selected:
+            r = state.get((m["id"], m["fhash"]))
+            if m["id"] in eq or not r or r["status"] in ("stillborn", "pending"):
+                continue
+            for rid in m["ids"]:
+                e = per.setdefault(rid, [0, 0, []])
+                e[0] += 1
+                if rid in r.get("killed_for", []):
+                    e[1] += 1
+                elif r["status"] == "survived":
+                    e[2].append(m["id"])
+        for rid in sorted(per):
+            n, k, surv = per[rid]
+            f.write(f"# req {rid}: killed {k} of {n}"
+                    + (f"; survived: {' '.join(surv)}" if surv else "") + "\n")
 
 
 def main():

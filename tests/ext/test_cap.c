@@ -184,7 +184,7 @@ static void test_ro_ignore_writes(void **state)
 
 /* Unassigned addresses in the window read zero and ignore writes, and so does the whole
  * unimplemented RSV block 0x7F8-0x7FF (errata Q-12), which holds no CAP state.
- * REQ: CAP-034 CAP-076 CAP-138 CAP-145 CAP-036 CAP-033 CAP-038 */
+ * REQ: CAP-034 CAP-076 CAP-138 CAP-145 CAP-036 CAP-033 CAP-038 CAP-035 */
 static void test_unassigned_addresses(void **state)
 {
     (void)state;

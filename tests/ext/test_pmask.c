@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -33,6 +34,25 @@ static void test_banks(void **state)
         assert_false(pmask_csr_read(&p, a, &v));
         assert_false(pmask_csr_write(&p, a, 1));
     }
+    /* a missing bank holds no predicate: it reads 0 and no lane is true */
+    pmask_reset(&p, 0x13); /* banks 0 and 1 */
+    assert_int_equal(pmask_get(&p, 2), 0);
+    assert_false(pmask_lane(&p, 2, 0));
+    pmask_set(&p, 2, ~UINT64_C(0));
+    assert_int_equal(pmask_get(&p, 2), 0);
+    /* writes to a bank number beyond any bank touch nothing (no memory past the state) */
+    struct {
+        pmask_state p;
+        uint64_t after[8];
+    } g;
+    memset(&g, 0, sizeof g);
+    pmask_reset(&g.p, 0x17);
+    for (unsigned b = 4; b < 12; b++)
+        pmask_set(&g.p, b, ~UINT64_C(0));
+    for (unsigned i = 0; i < 8; i++)
+        assert_int_equal(g.after[i], 0);
+    assert_int_equal(pmask_get(&g.p, 3), 0);
+    pmask_reset(&p, 0x17);
     assert_true(pmask_lane(&p, 0, 0));
     assert_true(pmask_lane(&p, 0, 63));
     assert_false(pmask_bank_valid(&p, 4));

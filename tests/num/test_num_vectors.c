@@ -236,6 +236,13 @@ static void test_quantization(void **state)
     /* q = 0 is not 0.0: (0 + 3) * 2^-2 = 0.75; q = zp gives +0. */
     cv(NUM_FP32, NUM_I8, 0, &p, 0x3f400000, 0);
     cv(NUM_FP32, NUM_I8, 0xfd, &p, 0x00000000, 0);
+    /* SCALE_SH is clamped to -64..63 (errata Q-31/Q-20): 100 acts as 63, so
+     * (1 - (-3)) * 2^63 = 2^65 = 0x60000000, and -100 as -64: 4 * 2^-64 = 2^-62. */
+    p.scale_sh = 100;
+    cv(NUM_FP32, NUM_I8, 1, &p, 0x60000000, 0);
+    p.scale_sh = -100;
+    cv(NUM_FP32, NUM_I8, 1, &p, 0x20800000, 0);
+    p.scale_sh = -2;
     /* Zero point off: 3.7 * 4 -> 15. */
     p.zp_en = NUM_ZP_OFF;
     cv(NUM_I8, NUM_FP32, 0x406ccccd, &p, 15, DC | NUM_NX);

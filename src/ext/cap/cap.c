@@ -102,7 +102,7 @@ static uint64_t gated(const cap_state *c, uint32_t a)
 }
 
 /* WARL fields with a stated legal set (errata Q-11, XMEM Q-39). */
-/* REQ: CAP-010 CAP-139 CAP-145 CAP-146 */
+/* REQ: CAP-010 CAP-146 */
 static uint64_t xmem_warl(uint32_t a, uint64_t v)
 {
     switch (a) {
@@ -154,7 +154,7 @@ static void recompute(cap_state *c)
         b = (b & ~F##_MASK) | (prev & F##_MASK);                                                   \
         unsup = true;                                                                              \
     }
-    /* REQ: CAP-011 CAP-030 CAP-108 CAP-154 */
+    /* REQ: CAP-011 CAP-108 CAP-154 */
     KEEP((pet_sup >> pet) & 1, CAP_PREC_MODE_PET)
     KEEP((ew_sup >> ew) & 1, CAP_PREC_MODE_EW)
     KEEP((accw_sup >> accw) & 1, CAP_PREC_MODE_ACCW)
@@ -322,7 +322,7 @@ bool cap_csr_write(cap_state *c, uint32_t addr, uint64_t val)
         }
         return true;
     default:
-        /* REQ: CAP-010 CAP-041 CAP-042 CAP-132 CAP-139 CAP-145 */
+        /* REQ: CAP-010 CAP-041 CAP-042 CAP-132 */
         *p = xmem_warl(addr, nv);
         return true;
     }

@@ -5,7 +5,7 @@
 
 #include "xphmg_csr.h"
 
-/* REQ: CAP-058 CAP-059 CAP-060 CAP-061 */
+/* REQ: CAP-058 CAP-059 CAP-060 */
 void pmask_reset(pmask_state *p, uint64_t cap)
 {
     memset(p, 0, sizeof *p);
