@@ -842,6 +842,24 @@ static void test_reserved_zp_en(void **state)
     assert_int_equal(S_SATMODE(s), 1);
 }
 
+/* SCALE_SH is a signed 7-bit field: 1 scales by 2^-1 when quantizing (3.0 -> 1.5 -> 2
+ * under RNE), 0x7F is -1 (3.0 -> 6) (errata Q-20, Q-31). REQ: CAP-112 CAP-094 */
+static void test_scale_sign(void **state)
+{
+    (void)state;
+    cap_snap s;
+    uint64_t out, trap;
+    bool ill;
+    w(MODE, APPLY | M_PET(3) | M_Q | M_SCALE(1));
+    cap_snapshot(&C, &s);
+    assert_true(cap_xcvt(&C, &s, 0x31, 0x40400000, &out, &ill, &trap));
+    assert_int_equal(out, 2);
+    w(MODE, APPLY | M_PET(3) | M_Q | M_SCALE(-1));
+    cap_snapshot(&C, &s);
+    assert_true(cap_xcvt(&C, &s, 0x31, 0x40400000, &out, &ill, &trap));
+    assert_int_equal(out, 6);
+}
+
 /* Errata Q-24: MODE.SAE is persistent, not one-shot. Operations never modify CAP.PREC
  * (CAP 4.1.2, 5.2.6); one-shot suppression is xcvt's OSAE override. After two
  * suppressed overflowing conversions SAE is still set in MODE and in STAT.EFF_SAE, and
@@ -1519,6 +1537,7 @@ int main(void)
         cmocka_unit_test_setup(test_ro_ignore_writes, setup),
         cmocka_unit_test_setup(test_unassigned_addresses, setup),
         cmocka_unit_test_setup(test_sae_persistent, setup),
+        cmocka_unit_test_setup(test_scale_sign, setup),
         cmocka_unit_test_setup(test_xmem_all_present, setup),
         cmocka_unit_test_setup(test_reserved_zp_en, setup),
         cmocka_unit_test_setup(test_reserved_bits, setup),

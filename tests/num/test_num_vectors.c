@@ -242,6 +242,10 @@ static void test_quantization(void **state)
     cv(NUM_FP32, NUM_I8, 1, &p, 0x60000000, 0);
     p.scale_sh = -100;
     cv(NUM_FP32, NUM_I8, 1, &p, 0x20800000, 0);
+    p.scale_sh = -65; /* the first clamped value */
+    cv(NUM_FP32, NUM_I8, 1, &p, 0x20800000, 0);
+    p.scale_sh = 64;
+    cv(NUM_FP32, NUM_I8, 1, &p, 0x60000000, 0);
     p.scale_sh = -2;
     /* Zero point off: 3.7 * 4 -> 15. */
     p.zp_en = NUM_ZP_OFF;
