@@ -22,8 +22,10 @@
  * CAP-020); the handoff and the job are ordered by xsubmit.rt/xfence.wait (results
  * invisible before the wait, visible after; CAP-024); a Tier-0 request with Tier-0 full
  * gets a Tier-1 region and the pipeline still works through it (CAP-019).
- * CAP-150: memctl.dom = 0 takes CAP.XMEM.DOM.
- * REQ: CAP-150 RT-104 RT-100 CAP-013 CAP-014 CAP-019 CAP-020 CAP-024 */
+ * CAP-150: memctl.dom = 0 takes CAP.XMEM.DOM. XMEM-141 (the engine side; the debugger
+ * side is tests/gdb): a job runs under the XMEM state latched at its xsubmit.rt, never
+ * under CAP.XMEM.DOM written after it (cases 30-31 and 35-37).
+ * REQ: CAP-150 RT-104 RT-100 CAP-013 CAP-014 CAP-019 CAP-020 CAP-024 XMEM-141 */
 #include "offload_test.h"
 #define T0 0x10
 #define xmem_region(rd, rs1, rs2) .insn r 0x2b, 1, 2, rd, rs1, rs2
