@@ -2,6 +2,8 @@
 # gdb_session — gdb-multiarch drives xphmg-sim --gdb-wait through guest.c in batch mode:
 # target remote, break at a function, step, print a variable, watch a store (hardware
 # watchpoint), read CAP.PREC.STAT by name, monitor commands, continue to the exit.
+# Before that it steps two CAP.XMEM writes one instruction at a time: the debugger sees
+# the XMEM state latched at each instruction boundary (XMEM 11.1.10). REQ: XMEM-141
 # Expected values are the program's arithmetic (1+4+9+16+25 = 55) and the reset value
 # of cap_prec_stat read from the spec XML with xmllint, never from the stub.
 #
@@ -21,6 +23,9 @@ fail() {
 }
 reset=$(xmllint --xpath 'string(//Register[Name="cap_prec_stat"]/ResetValue)' "$spec")
 [ -n "$reset" ] || { echo "FAIL: no cap_prec_stat in $spec"; exit 1; }
+dreset=$(xmllint --xpath 'string(//Register[Name="cap_xmem_descpol"]/ResetValue)' "$spec")
+[ -n "$dreset" ] || { echo "FAIL: no cap_xmem_descpol in $spec"; exit 1; }
+dreset=$(printf '0x%x' "0x$dreset")
 "$sim" --gdb-wait 0 "$elf" >"$work/sim.out" 2>"$work/sim.err" &
 simpid=$!
 port=
@@ -37,6 +42,16 @@ set confirm off
 set architecture riscv:rv64
 file $elf
 target remote 127.0.0.1:$port
+break *xmem_two_writes
+continue
+print/x \$cap_xmem_dom
+print/x \$cap_xmem_descpol
+stepi
+print/x \$cap_xmem_dom
+print/x \$cap_xmem_descpol
+stepi
+print/x \$cap_xmem_dom
+print/x \$cap_xmem_descpol
 break compute
 continue
 next
@@ -56,14 +71,22 @@ timeout 120 "$gdb" -nx -batch -x "$work/cmds" >"$work/gdb.out" 2>&1
 wait "$simpid"
 rc=$?
 out=$work/gdb.out
-grep -q "Breakpoint 1, compute (n=5)" "$out" || fail "no stop at the breakpoint in compute"
-grep -q '^\$1 = 5$' "$out" || fail "print n after two steps"
-grep -q '^\$2 = 0x0$' "$out" || fail "pc moved from compute's first instruction after next"
-grep -q "Hardware watchpoint 2: counter" "$out" || fail "no hardware watchpoint"
+# XMEM state per instruction boundary (XMEM 11.1.10): reset values (DOM 0, DESCPOL from
+# the XML), then each csrw visible after exactly its own step and not before
+grep -q '^\$1 = 0x0$' "$out" || fail "cap_xmem_dom before the first write"
+grep -q "^\\\$2 = $dreset\$" "$out" || fail "cap_xmem_descpol is not the reset value $dreset"
+grep -q '^\$3 = 0x2$' "$out" || fail "cap_xmem_dom after one step"
+grep -q "^\\\$4 = $dreset\$" "$out" || fail "cap_xmem_descpol changed before its own instruction"
+grep -q '^\$5 = 0x2$' "$out" || fail "cap_xmem_dom after two steps"
+grep -q '^\$6 = 0x44$' "$out" || fail "cap_xmem_descpol after two steps"
+grep -q "Breakpoint 2, compute (n=5)" "$out" || fail "no stop at the breakpoint in compute"
+grep -q '^\$7 = 5$' "$out" || fail "print n after two steps"
+grep -q '^\$8 = 0x0$' "$out" || fail "pc moved from compute's first instruction after next"
+grep -q "Hardware watchpoint 3: counter" "$out" || fail "no hardware watchpoint"
 grep -q "New value = 55" "$out" || fail "watchpoint did not report the store of 55"
-grep -q '^\$3 = 55$' "$out" || fail "print counter after the watchpoint"
+grep -q '^\$9 = 55$' "$out" || fail "print counter after the watchpoint"
 want=$(printf '0x%x' "0x$reset")
-grep -q "^\\\$4 = $want\$" "$out" || fail "cap_prec_stat is not the reset value $want"
+grep -q "^\\\$10 = $want\$" "$out" || fail "cap_prec_stat is not the reset value $want"
 grep -q "cap_prec_stat .*0x7d2 = " "$out" || fail "monitor cap does not show cap_prec_stat"
 grep -qi "pmask" "$out" || fail "monitor pmask"
 grep -q "exited normally" "$out" || fail "the program did not run to its end"

@@ -14,13 +14,18 @@
  * hit queue falls back to Tier-1 and the pipeline still works. Expected hit (scene in
  * offload_test.h, FP32): ray (1,2,0) along +z hits B (prim 1) at t 3.0 = 0x40400000;
  * ray (10,10,0) misses.
- * The only path between the hart and the RT job is the tiered region named in the
- * descriptor, ordered by xsubmit.rt/xfence.wait (results invisible before the wait,
- * visible after); with Tier-0 exhausted the queue falls back to Tier-1. This is not yet
- * the handoff of CAP 2.2 (CAP-013/014/019/020/024): no ownership of a region changes
- * hands, so those stay in docs/uncovered.tsv until XMEM ownership exists.
- * CAP-150: memctl.dom = 0 takes CAP.XMEM.DOM.
- * REQ: CAP-150 RT-104 RT-100 */
+ * This is the handoff of CAP 2.2: the only path between the hart and the RT job is the
+ * tiered region named in the descriptor, under CAP.XMEM.DOM/DESCPOL and the job's
+ * XPHMG_MEMCTL (CAP-013); changing the owner of the Tier-0 regions with `xmem.region` is
+ * the handoff - right after it the regions answer at the same addresses with the same
+ * bytes (read by the hart acting for RT), and the old owner's access faults (CAP-014,
+ * CAP-020); the handoff and the job are ordered by xsubmit.rt/xfence.wait (results
+ * invisible before the wait, visible after; CAP-024); a Tier-0 request with Tier-0 full
+ * gets a Tier-1 region and the pipeline still works through it (CAP-019).
+ * CAP-150: memctl.dom = 0 takes CAP.XMEM.DOM. XMEM-141 (the engine side; the debugger
+ * side is tests/gdb): a job runs under the XMEM state latched at its xsubmit.rt, never
+ * under CAP.XMEM.DOM written after it (cases 30-31 and 35-37).
+ * REQ: CAP-150 RT-104 RT-100 CAP-013 CAP-014 CAP-019 CAP-020 CAP-024 XMEM-141 */
 #include "offload_test.h"
 #define T0 0x10
 #define xmem_region(rd, rs1, rs2) .insn r 0x2b, 1, 2, rd, rs1, rs2
@@ -54,9 +59,15 @@ RVTEST_CODE_BEGIN
     la a3, mc_rt                          /* the handoff: every region to RT */
     HANDOFF(a3)
     TEST_CASE(8, s7, 1, xsubmit_rt(s7, s0))
+    /* no data movement (CAP-014, CAP-020): the region at the same address is now RT's
+     * (TIER 0, DOM 2, VALID) and holds the same bytes (ray 0 = (1, 2, 0)) */
+    TEST_CASE(41, a0, 0x8000000000000200, xmem_region(a0, s1, x0); \
+              li t1, 0x8000000000000F03; and a0, a0, t1)
+    li t0, 2; csrw XMEM_DOM, t0
+    TEST_CASE(42, a0, 0x3F800000, lw a0, 0(s1))
+    TEST_CASE(43, a0, 0x40000000, lw a0, 4(s1))
     /* ordering (CAP-024): before the wait the region still holds what the hart left
      * (read by the hart acting for RT) */
-    li t0, 2; csrw XMEM_DOM, t0
     TEST_CASE(38, a0, 0, lw a0, Q_TAIL(s4))
     TEST_CASE(39, a0, 0, lw a0, 8(s3))
     li t0, 1; csrw XMEM_DOM, t0
@@ -88,6 +99,7 @@ RVTEST_CODE_BEGIN
     TEST_CASE(21, a2, 0x10000240, li t0, 0x3DC0; xlds_alloc(a2, t0, T0))
     TEST_CASE(22, s8, 0x10004000, li t0, 0xC0; xlds_alloc(s8, t0, T0))
     TEST_CASE(23, s9, 0x100040C0, li t0, 24; xlds_alloc(s9, t0, T0))
+    TEST_CASE(44, a0, 1, xmem_region(a0, s8, x0); andi a0, a0, 3) /* a Tier-1 region */
     li t0, 8; sw t0, Q_CAP(s9); sd s8, Q_BASE(s9)
     sd s9, D_HITQ(s0)
     ld t1, 0(s1); sd t1, 96(s1); ld t1, 8(s1); sd t1, 104(s1)

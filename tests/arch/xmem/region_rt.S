@@ -18,7 +18,10 @@
  * 0x40400000, ray (10,10,0) misses).
  * REQ: XMEM-003 XMEM-006 XMEM-007 XMEM-008 XMEM-010 XMEM-012 XMEM-018 XMEM-019 XMEM-020
  * REQ: XMEM-021 XMEM-037 XMEM-080 XMEM-084 XMEM-106 XMEM-107 XMEM-108 XMEM-109 XMEM-112
- * REQ: XMEM-025 XMEM-035 XMEM-110 XMEM-113 XMEM-133 */
+ * REQ: XMEM-025 XMEM-035 XMEM-110 XMEM-113 XMEM-133
+ * CAP 2.2: the hart-RT dataflow goes only through these tiered regions, a handoff is the
+ * change of their owner with no copy, ordered by the scopes above.
+ * REQ: CAP-013 CAP-014 CAP-020 CAP-024 */
 #include "../rt/offload_test.h"
 #define T0 0x10
 #define xmem_region(rd, rs1, rs2) .insn r 0x2b, 1, 2, rd, rs1, rs2
