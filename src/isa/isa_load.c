@@ -15,6 +15,7 @@
 #include <libxml/tree.h>
 
 #include "isa_xml.h"
+#include "read_file.h"
 
 /* ---- name indexes ------------------------------------------------------ */
 
@@ -794,37 +795,19 @@ isa_status isa_open(const char *path, isa_spec **out, char *err, size_t errlen)
     if (!out) return ISA_ERR_ARG;
     *out = NULL;
     if (!path) return ISA_ERR_ARG;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        if (err && errlen) snprintf(err, errlen, "%s:0: cannot open: %s", path, strerror(errno));
-        return ISA_ERR_IO;
-    }
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    bool too_big = false;
-    while (buf) {
-        len += fread(buf + len, 1, cap - len, f);
-        if (len < cap) break;
-        if (cap >= (size_t)INT32_MAX / 2) {
-            too_big = true;
-            break;
+    char *buf;
+    size_t len;
+    /* libxml2 takes the size as an int: well under INT32_MAX. */
+    read_file_status rd = read_file_bounded(path, (size_t)INT32_MAX / 2, &buf, &len);
+    if (rd == READ_FILE_NOMEM) return ISA_ERR_NOMEM;
+    if (rd != READ_FILE_OK) {
+        if (err && errlen) {
+            if (rd == READ_FILE_OPEN)
+                snprintf(err, errlen, "%s:0: cannot open: %s", path, strerror(errno));
+            else
+                snprintf(err, errlen, "%s:0: cannot read%s", path,
+                         rd == READ_FILE_TOO_BIG ? " (file too large)" : "");
         }
-        char *nb = realloc(buf, cap * 2);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    bool rd_err = ferror(f) || too_big;
-    fclose(f);
-    if (!buf) return ISA_ERR_NOMEM;
-    if (rd_err) {
-        free(buf);
-        if (err && errlen)
-            snprintf(err, errlen, "%s:0: cannot read%s", path, too_big ? " (file too large)" : "");
         return ISA_ERR_IO;
     }
     isa_status st = isa_open_memory(buf, len, path, out, err, errlen);
