@@ -71,6 +71,12 @@ static uint32_t le24(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
 }
 
+/* Whether triangle prim hit at t beats best: the smaller t, on a tie the lower prim. */
+static int closer(const hit *best, uint32_t prim, float t)
+{
+    return best->prim == 0 || t < best->t || (t == best->t && prim + 1 < best->prim);
+}
+
 /* rt.bbox / rt.tri. The ray record's tmax shrinks to the closest hit so far, so rt.bbox
  * culls farther boxes and rt.tri farther triangles. */
 static hit trace_hart(xphmg_ray r, int any)
@@ -93,7 +99,7 @@ static hit trace_hart(xphmg_ray r, int any)
             if (!(h >> 63)) continue;
             uint32_t prim = (uint32_t)(h >> 32) & 0x7fffffffu;
             float t = f32_of((uint32_t)h);
-            if (best.prim == 0 || t < best.t || (t == best.t && prim + 1 < best.prim)) {
+            if (closer(&best, prim, t)) {
                 best.prim = prim + 1;
                 best.t = t;
                 r.tmax = t;
@@ -136,7 +142,7 @@ static hit trace_soft(const xphmg_ray *rr, int any)
                 const float(*tri)[3] = (const float(*)[3])(tris + 9u * (tr.first + i));
                 if (!rt_tri_test_pre(&p, tri, false, 0, &t, &u, &v)) continue;
                 uint32_t prim = tr.first + i;
-                if (best.prim == 0 || t < best.t || (t == best.t && prim + 1 < best.prim)) {
+                if (closer(&best, prim, t)) {
                     best.prim = prim + 1;
                     best.t = t;
                     p.r.tmax = t;
