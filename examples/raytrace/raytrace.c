@@ -19,29 +19,17 @@
 #include "raytrace_camera.h"
 #include "xphmg_bvh.h"
 #include "xphmg_cap.h"
+#include "xphmg_rt.h"
 
 extern uint8_t scene_blob[]; /* scene.S: the XBVH file, 64-byte aligned, writable */
 
 #define NRAYS (RT_W * RT_H)
 
-typedef struct {
-    float org[3], dir[3], tmin, tmax; /* FMT_RAY */
-} ray_rec;
-
-typedef struct {
-    uint32_t head, tail, cap, rsv; /* FMT_QUEUE */
-    uint64_t base;
-} queue_desc;
-
-typedef struct {
-    uint32_t ray, prim, t, u, v, rsv; /* FMT_RT_HIT */
-} hit_rec;
-
-static ray_rec rays[NRAYS];
-static ray_rec rayq_buf[NRAYS + 1];
-static hit_rec hitq_buf[NRAYS + 1];
+static xphmg_ray rays[NRAYS];
+static xphmg_ray rayq_buf[NRAYS + 1];
+static xphmg_rt_hit hitq_buf[NRAYS + 1];
 static uint32_t missq_buf[NRAYS + 1];
-static queue_desc rayq __attribute__((aligned(8))), hitq __attribute__((aligned(8))),
+static xphmg_rt_queue rayq __attribute__((aligned(8))), hitq __attribute__((aligned(8))),
     missq __attribute__((aligned(8)));
 static uint64_t desc[9]; /* FMT_RT_DESC, 72 bytes */
 
@@ -63,7 +51,7 @@ static float f32_of(uint32_t u)
 /* One ray on the hart. Returns prim + 1 (0 = miss) and the t bits. The ray record's
  * tmax shrinks to the closest hit so far, so rt.bbox culls farther boxes and rt.tri
  * farther triangles. */
-static uint32_t trace_hart(ray_rec *r, const uint8_t *base, uint32_t *t_bits)
+static uint32_t trace_hart(xphmg_ray *r, const uint8_t *base, uint32_t *t_bits)
 {
     uint32_t stack[3 * 64 + 1]; /* BVH_MAX_DEPTH levels, at most 3 pushes each */
     unsigned sp = 0;
@@ -113,9 +101,9 @@ static uint32_t trace_hart(ray_rec *r, const uint8_t *base, uint32_t *t_bits)
 static int trace_offload(const uint8_t *base)
 {
     memcpy(rayq_buf, rays, sizeof rays);
-    rayq = (queue_desc){0, NRAYS, NRAYS + 1, 0, (uintptr_t)rayq_buf};
-    hitq = (queue_desc){0, 0, NRAYS + 1, 0, (uintptr_t)hitq_buf};
-    missq = (queue_desc){0, 0, NRAYS + 1, 0, (uintptr_t)missq_buf};
+    rayq = (xphmg_rt_queue){0, NRAYS, NRAYS + 1, 0, (uintptr_t)rayq_buf};
+    hitq = (xphmg_rt_queue){0, 0, NRAYS + 1, 0, (uintptr_t)hitq_buf};
+    missq = (xphmg_rt_queue){0, 0, NRAYS + 1, 0, (uintptr_t)missq_buf};
     memset(desc, 0, sizeof desc);
     desc[0] = (uintptr_t)base;
     desc[1] = (uintptr_t)&rayq;
@@ -130,7 +118,7 @@ static int trace_offload(const uint8_t *base)
     int bad = 0;
     static uint8_t seen[NRAYS];
     for (uint32_t k = 0; k < hitq.tail; k++) {
-        const hit_rec *h = &hitq_buf[k];
+        const xphmg_rt_hit *h = &hitq_buf[k];
         if (h->ray >= NRAYS || seen[h->ray]++ || hit_prim[h->ray] != h->prim + 1 ||
             hit_t[h->ray] != h->t)
             bad++;
@@ -160,7 +148,7 @@ int main(void)
 
     for (int py = 0; py < RT_H; py++)
         for (int px = 0; px < RT_W; px++) {
-            ray_rec *r = &rays[py * RT_W + px];
+            xphmg_ray *r = &rays[py * RT_W + px];
             camera_ray(hdr->bounds_lo, hdr->bounds_hi, px, py, r->org, r->dir);
             r->tmin = 0.0f;
             r->tmax = 1e30f;
@@ -169,7 +157,7 @@ int main(void)
     unsigned hits = 0;
     uint32_t sum = RT_FNV_OFFSET;
     for (int i = 0; i < NRAYS; i++) {
-        ray_rec r = rays[i];
+        xphmg_ray r = rays[i];
         hit_prim[i] = trace_hart(&r, base, &hit_t[i]);
         if (hit_prim[i] == 0xffffffffu) {
             printf("raytrace: traversal stack overflow\n");

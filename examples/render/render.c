@@ -26,21 +26,9 @@
 #include "rt_kernels.h"
 #include "xphmg_bvh.h"
 #include "xphmg_cap.h"
+#include "xphmg_rt.h"
 
 #define BAND 8 /* rows per offload job */
-
-typedef struct {
-    float org[3], dir[3], tmin, tmax; /* FMT_RAY */
-} ray_rec;
-
-typedef struct {
-    uint32_t head, tail, cap, rsv; /* FMT_QUEUE */
-    uint64_t base;
-} queue_desc;
-
-typedef struct {
-    uint32_t ray, prim, t, u, v, rsv; /* FMT_RT_HIT */
-} hit_rec;
 
 /* The result of a primary ray: prim + 1 (0 = miss) and t. */
 typedef struct {
@@ -53,12 +41,12 @@ static const float *tris;  /* the triangle array (FMT_TRIANGLE) */
 static float lo[3], hi[3]; /* scene bounds */
 static int W, H;
 
-static ray_rec *rays, *shadow, *rayq_buf;
-static hit_rec *hitq_buf;
+static xphmg_ray *rays, *shadow, *rayq_buf;
+static xphmg_rt_hit *hitq_buf;
 static uint32_t *missq_buf;
 static hit *prim_hits;
 static uint8_t *occluded;
-static queue_desc rayq __attribute__((aligned(8))), hitq __attribute__((aligned(8))),
+static xphmg_rt_queue rayq __attribute__((aligned(8))), hitq __attribute__((aligned(8))),
     missq __attribute__((aligned(8)));
 static uint64_t desc[9]; /* FMT_RT_DESC, 72 bytes */
 
@@ -83,9 +71,15 @@ static uint32_t le24(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
 }
 
+/* Whether triangle prim hit at t beats best: the smaller t, on a tie the lower prim. */
+static int closer(const hit *best, uint32_t prim, float t)
+{
+    return best->prim == 0 || t < best->t || (t == best->t && prim + 1 < best->prim);
+}
+
 /* rt.bbox / rt.tri. The ray record's tmax shrinks to the closest hit so far, so rt.bbox
  * culls farther boxes and rt.tri farther triangles. */
-static hit trace_hart(ray_rec r, int any)
+static hit trace_hart(xphmg_ray r, int any)
 {
     uint32_t stack[3 * 64 + 1];
     unsigned sp = 0;
@@ -105,7 +99,7 @@ static hit trace_hart(ray_rec r, int any)
             if (!(h >> 63)) continue;
             uint32_t prim = (uint32_t)(h >> 32) & 0x7fffffffu;
             float t = f32_of((uint32_t)h);
-            if (best.prim == 0 || t < best.t || (t == best.t && prim + 1 < best.prim)) {
+            if (closer(&best, prim, t)) {
                 best.prim = prim + 1;
                 best.t = t;
                 r.tmax = t;
@@ -122,7 +116,7 @@ static hit trace_hart(ray_rec r, int any)
 }
 
 /* The same traversal with the kernels in software (no XPHMG instruction). */
-static hit trace_soft(const ray_rec *rr, int any)
+static hit trace_soft(const xphmg_ray *rr, int any)
 {
     rt_ray ray;
     memcpy(&ray, rr, sizeof ray);
@@ -148,7 +142,7 @@ static hit trace_soft(const ray_rec *rr, int any)
                 const float(*tri)[3] = (const float(*)[3])(tris + 9u * (tr.first + i));
                 if (!rt_tri_test_pre(&p, tri, false, 0, &t, &u, &v)) continue;
                 uint32_t prim = tr.first + i;
-                if (best.prim == 0 || t < best.t || (t == best.t && prim + 1 < best.prim)) {
+                if (closer(&best, prim, t)) {
                     best.prim = prim + 1;
                     best.t = t;
                     p.r.tmax = t;
@@ -166,12 +160,12 @@ static hit trace_soft(const ray_rec *rr, int any)
 }
 
 /* One offload job over rays[0..n-1]: closest hits into out, or (any) occlusion flags. */
-static int trace_offload(const ray_rec *rs, unsigned n, int any, hit *out, uint8_t *occ)
+static int trace_offload(const xphmg_ray *rs, unsigned n, int any, hit *out, uint8_t *occ)
 {
     memcpy(rayq_buf, rs, n * sizeof *rs);
-    rayq = (queue_desc){0, n, n + 1, 0, (uintptr_t)rayq_buf};
-    hitq = (queue_desc){0, 0, n + 1, 0, (uintptr_t)hitq_buf};
-    missq = (queue_desc){0, 0, n + 1, 0, (uintptr_t)missq_buf};
+    rayq = (xphmg_rt_queue){0, n, n + 1, 0, (uintptr_t)rayq_buf};
+    hitq = (xphmg_rt_queue){0, 0, n + 1, 0, (uintptr_t)hitq_buf};
+    missq = (xphmg_rt_queue){0, 0, n + 1, 0, (uintptr_t)missq_buf};
     desc[0] = (uintptr_t)bvh;
     desc[1] = (uintptr_t)&rayq;
     desc[2] = (uintptr_t)&hitq;
@@ -180,7 +174,7 @@ static int trace_offload(const ray_rec *rs, unsigned n, int any, hit *out, uint8
     xphmg_xfence_wait(xphmg_xsubmit_rt((uintptr_t)desc));
     if (xphmg_csr_read(XPHMG_CSR_RTSTAT) & 2u) return -1; /* ERR: the job faulted */
     for (unsigned k = 0; k < hitq.tail; k++) {
-        const hit_rec *h = &hitq_buf[k];
+        const xphmg_rt_hit *h = &hitq_buf[k];
         if (any)
             occ[h->ray] = 1;
         else
@@ -231,7 +225,7 @@ static void camera_setup(void)
     normalize(light);
 }
 
-static void primary_ray(int px, int py, ray_rec *r)
+static void primary_ray(int px, int py, xphmg_ray *r)
 {
     float s = 0.7f / (float)(W / 2);
     float a = ((float)px + 0.5f - (float)(W / 2)) * s, b = ((float)(H / 2) - (float)py - 0.5f) * s;
@@ -259,7 +253,7 @@ static void face_normal(uint32_t prim, const float d[3], float n[3])
 }
 
 /* A shadow ray from a primary hit towards the light; 0 when the face is turned away. */
-static int shadow_ray(const ray_rec *r, const hit *h, ray_rec *s)
+static int shadow_ray(const xphmg_ray *r, const hit *h, xphmg_ray *s)
 {
     float n[3];
     face_normal(h->prim - 1, r->dir, n);
@@ -279,7 +273,7 @@ static uint8_t to8(float x)
     return x <= 0.0f ? 0 : x >= 1.0f ? 255 : (uint8_t)(x * 255.0f + 0.5f);
 }
 
-static void shade(const ray_rec *r, const hit *h, int lit, uint8_t rgb[3])
+static void shade(const xphmg_ray *r, const hit *h, int lit, uint8_t rgb[3])
 {
     float c[3];
     if (h->prim == 0) { /* sky */

@@ -4,11 +4,11 @@
 #include "xphmg/bvh.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bvh_err.h"
 #include "rt_kernels.h"
 
 static uint32_t ld32(const uint8_t *p)
@@ -25,17 +25,6 @@ static float ldf(const uint8_t *p)
     float f;
     memcpy(&f, &u, 4);
     return f;
-}
-
-static bool fail(char *err, size_t len, const char *fmt, ...)
-{
-    if (err && len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, len, fmt, ap);
-        va_end(ap);
-    }
-    return false;
 }
 
 void bvh_header_decode(const uint8_t *b, bvh_header *h)
@@ -80,45 +69,48 @@ bool bvh_check(const uint8_t *b, size_t size, uint64_t load_addr, bvh_info *info
                size_t errlen)
 {
     if (size < BVH_HEADER_SIZE)
-        return fail(err, errlen, "truncated: %zu bytes, the header needs %u", size,
-                    BVH_HEADER_SIZE);
-    if (memcmp(b, BVH_MAGIC, 4) != 0) return fail(err, errlen, "not an XBVH blob (bad magic)");
+        return bvh_fail(err, errlen, "truncated: %zu bytes, the header needs %u", size,
+                        BVH_HEADER_SIZE);
+    if (memcmp(b, BVH_MAGIC, 4) != 0) return bvh_fail(err, errlen, "not an XBVH blob (bad magic)");
     bvh_header h;
     bvh_header_decode(b, &h);
     if (h.version != BVH_VERSION)
-        return fail(err, errlen, "unsupported version %u (expected %u)", h.version, BVH_VERSION);
-    if (h.flags != 0) return fail(err, errlen, "flags 0x%x: must be 0", h.flags);
+        return bvh_fail(err, errlen, "unsupported version %u (expected %u)", h.version,
+                        BVH_VERSION);
+    if (h.flags != 0) return bvh_fail(err, errlen, "flags 0x%x: must be 0", h.flags);
     for (unsigned i = BVH_HEADER_FIELDS; i < BVH_HEADER_SIZE; i++)
-        if (b[i]) return fail(err, errlen, "header padding byte %u is not zero", i);
+        if (b[i]) return bvh_fail(err, errlen, "header padding byte %u is not zero", i);
     if (h.nodes_off != BVH_HEADER_SIZE)
-        return fail(err, errlen, "nodes_off %llu: must be %u", (unsigned long long)h.nodes_off,
-                    BVH_HEADER_SIZE);
-    if (h.node_count == 0) return fail(err, errlen, "no nodes");
-    if (h.tri_count == 0) return fail(err, errlen, "no triangles");
+        return bvh_fail(err, errlen, "nodes_off %llu: must be %u", (unsigned long long)h.nodes_off,
+                        BVH_HEADER_SIZE);
+    if (h.node_count == 0) return bvh_fail(err, errlen, "no nodes");
+    if (h.tri_count == 0) return bvh_fail(err, errlen, "no triangles");
     uint64_t nodes_end = h.nodes_off + (uint64_t)BVH_NODE_SIZE * h.node_count;
     if (h.ranges_off % 16u || h.ranges_off < nodes_end)
-        return fail(err, errlen, "ranges_off %llu: must be 16-byte aligned and after the nodes",
-                    (unsigned long long)h.ranges_off);
+        return bvh_fail(err, errlen, "ranges_off %llu: must be 16-byte aligned and after the nodes",
+                        (unsigned long long)h.ranges_off);
     if (h.ranges_off > size)
-        return fail(err, errlen, "ranges_off %llu beyond the blob (%zu bytes)",
-                    (unsigned long long)h.ranges_off, size);
+        return bvh_fail(err, errlen, "ranges_off %llu beyond the blob (%zu bytes)",
+                        (unsigned long long)h.ranges_off, size);
     uint64_t ranges_end = h.ranges_off + (uint64_t)BVH_RANGE_SIZE * h.range_count;
     if (h.tris_off % 4u || h.tris_off < ranges_end)
-        return fail(err, errlen, "tris_off %llu: must be 4-byte aligned and after the TriRanges",
-                    (unsigned long long)h.tris_off);
+        return bvh_fail(err, errlen,
+                        "tris_off %llu: must be 4-byte aligned and after the TriRanges",
+                        (unsigned long long)h.tris_off);
     if (h.tris_off > size)
-        return fail(err, errlen, "tris_off %llu beyond the blob (%zu bytes)",
-                    (unsigned long long)h.tris_off, size);
+        return bvh_fail(err, errlen, "tris_off %llu beyond the blob (%zu bytes)",
+                        (unsigned long long)h.tris_off, size);
     if ((uint64_t)BVH_TRI_SIZE * h.tri_count > size - h.tris_off)
-        return fail(err, errlen, "truncated: %u triangles at %llu need %llu bytes, have %zu",
-                    h.tri_count, (unsigned long long)h.tris_off,
-                    (unsigned long long)(h.tris_off + (uint64_t)BVH_TRI_SIZE * h.tri_count), size);
+        return bvh_fail(err, errlen, "truncated: %u triangles at %llu need %llu bytes, have %zu",
+                        h.tri_count, (unsigned long long)h.tris_off,
+                        (unsigned long long)(h.tris_off + (uint64_t)BVH_TRI_SIZE * h.tri_count),
+                        size);
     rt_box bounds;
     for (int k = 0; k < 3; k++) {
         bounds.lo[k] = h.bounds_lo[k];
         bounds.hi[k] = h.bounds_hi[k];
         if (!isfinite(bounds.lo[k]) || !isfinite(bounds.hi[k]) || bounds.lo[k] > bounds.hi[k])
-            return fail(err, errlen, "header bounds are not a finite box");
+            return bvh_fail(err, errlen, "header bounds are not a finite box");
     }
     const uint8_t *tris = b + h.tris_off;
     for (uint32_t t = 0; t < h.tri_count; t++)
@@ -126,11 +118,12 @@ bool bvh_check(const uint8_t *b, size_t size, uint64_t load_addr, bvh_info *info
             rt_box p;
             for (int k = 0; k < 3; k++) {
                 float x = ldf(tris + BVH_TRI_SIZE * t + 12 * v + 4 * k);
-                if (!isfinite(x)) return fail(err, errlen, "triangle %u: non-finite coordinate", t);
+                if (!isfinite(x))
+                    return bvh_fail(err, errlen, "triangle %u: non-finite coordinate", t);
                 p.lo[k] = p.hi[k] = x;
             }
             if (!box_in(&p, &bounds))
-                return fail(err, errlen, "triangle %u lies outside the header bounds", t);
+                return bvh_fail(err, errlen, "triangle %u lies outside the header bounds", t);
         }
 
     uint64_t leaf_lo = (h.ranges_off - h.nodes_off) / 16u;
@@ -142,7 +135,7 @@ bool bvh_check(const uint8_t *b, size_t size, uint64_t load_addr, bvh_info *info
         free(seen);
         free(rseen);
         free(st);
-        return fail(err, errlen, "out of memory");
+        return bvh_fail(err, errlen, "out of memory");
     }
     bvh_info inf;
     memset(&inf, 0, sizeof inf);
@@ -156,14 +149,15 @@ bool bvh_check(const uint8_t *b, size_t size, uint64_t load_addr, bvh_info *info
     while (ok && sp > 0) {
         visit e = st[--sp];
         if (seen[e.node]) {
-            ok = fail(err, errlen, "node %u reached twice (a cycle or a shared subtree)", e.node);
+            ok = bvh_fail(err, errlen, "node %u reached twice (a cycle or a shared subtree)",
+                          e.node);
             break;
         }
         seen[e.node] = 1;
         reached++;
         if (e.depth > inf.depth) inf.depth = e.depth;
         if (e.depth > BVH_MAX_DEPTH) {
-            ok = fail(err, errlen, "deeper than %u node levels", BVH_MAX_DEPTH);
+            ok = bvh_fail(err, errlen, "deeper than %u node levels", BVH_MAX_DEPTH);
             break;
         }
         rt_node4 n;
@@ -171,7 +165,7 @@ bool bvh_check(const uint8_t *b, size_t size, uint64_t load_addr, bvh_info *info
         if (b[h.nodes_off + (uint64_t)BVH_NODE_SIZE * e.node + 61] ||
             b[h.nodes_off + (uint64_t)BVH_NODE_SIZE * e.node + 62] ||
             b[h.nodes_off + (uint64_t)BVH_NODE_SIZE * e.node + 63]) {
-            ok = fail(err, errlen, "node %u: child_flags bits 31:8 are not zero", e.node);
+            ok = bvh_fail(err, errlen, "node %u: child_flags bits 31:8 are not zero", e.node);
             break;
         }
         for (unsigned c = 0; ok && c < 4; c++) {
@@ -180,29 +174,30 @@ bool bvh_check(const uint8_t *b, size_t size, uint64_t load_addr, bvh_info *info
                 continue;
             }
             if (n.kind[c] == 3) {
-                ok = fail(err, errlen, "node %u child %u: reserved kind 3", e.node, c);
+                ok = bvh_fail(err, errlen, "node %u child %u: reserved kind 3", e.node, c);
                 break;
             }
             const rt_box *cb = &n.box[c];
             for (int k = 0; k < 3; k++)
                 if (!isfinite(cb->lo[k]) || !isfinite(cb->hi[k]) || cb->lo[k] > cb->hi[k])
-                    ok = fail(err, errlen, "node %u child %u: box is not a finite box", e.node, c);
+                    ok = bvh_fail(err, errlen, "node %u child %u: box is not a finite box", e.node,
+                                  c);
             if (!ok) break;
             if (e.has_box && !box_in(cb, &e.box)) {
-                ok = fail(err, errlen, "node %u child %u: box is not inside its parent's box",
-                          e.node, c);
+                ok = bvh_fail(err, errlen, "node %u child %u: box is not inside its parent's box",
+                              e.node, c);
                 break;
             }
             if (n.kind[c] == RT_CHILD_NODE) {
                 uint32_t idx = n.index[c];
                 if (idx % 4u || idx / 4u >= h.node_count) {
-                    ok = fail(err, errlen,
-                              "node %u child %u: node index %u is not a node of the blob", e.node,
-                              c, idx);
+                    ok = bvh_fail(err, errlen,
+                                  "node %u child %u: node index %u is not a node of the blob",
+                                  e.node, c, idx);
                     break;
                 }
                 if (sp >= 3u * BVH_MAX_DEPTH + 4u) {
-                    ok = fail(err, errlen, "deeper than %u node levels", BVH_MAX_DEPTH);
+                    ok = bvh_fail(err, errlen, "deeper than %u node levels", BVH_MAX_DEPTH);
                     break;
                 }
                 inf.sah_cost += area(cb) / aroot;
@@ -212,14 +207,15 @@ bool bvh_check(const uint8_t *b, size_t size, uint64_t load_addr, bvh_info *info
             /* leaf */
             uint64_t idx = n.index[c];
             if (idx < leaf_lo || idx - leaf_lo >= h.range_count) {
-                ok = fail(err, errlen,
-                          "node %u child %u: leaf index %llu is not a TriRange of the blob", e.node,
-                          c, (unsigned long long)idx);
+                ok = bvh_fail(err, errlen,
+                              "node %u child %u: leaf index %llu is not a TriRange of the blob",
+                              e.node, c, (unsigned long long)idx);
                 break;
             }
             uint64_t r = idx - leaf_lo;
             if (rseen[r]) {
-                ok = fail(err, errlen, "TriRange %llu is referenced twice", (unsigned long long)r);
+                ok = bvh_fail(err, errlen, "TriRange %llu is referenced twice",
+                              (unsigned long long)r);
                 break;
             }
             rseen[r] = 1;
@@ -227,16 +223,16 @@ bool bvh_check(const uint8_t *b, size_t size, uint64_t load_addr, bvh_info *info
             rt_trirange_decode(b + h.ranges_off + BVH_RANGE_SIZE * r, &tr);
             if (tr.count == 0 || tr.count > BVH_MAX_LEAF ||
                 (uint64_t)tr.first + tr.count > h.tri_count) {
-                ok = fail(err, errlen,
-                          "TriRange %llu: first %u count %u outside the %u triangles (count "
-                          "1..%u)",
-                          (unsigned long long)r, tr.first, tr.count, h.tri_count, BVH_MAX_LEAF);
+                ok = bvh_fail(err, errlen,
+                              "TriRange %llu: first %u count %u outside the %u triangles (count "
+                              "1..%u)",
+                              (unsigned long long)r, tr.first, tr.count, h.tri_count, BVH_MAX_LEAF);
                 break;
             }
             if (tr.base != base_want) {
-                ok = fail(err, errlen, "TriRange %llu: base 0x%llx, expected 0x%llx",
-                          (unsigned long long)r, (unsigned long long)tr.base,
-                          (unsigned long long)base_want);
+                ok = bvh_fail(err, errlen, "TriRange %llu: base 0x%llx, expected 0x%llx",
+                              (unsigned long long)r, (unsigned long long)tr.base,
+                              (unsigned long long)base_want);
                 break;
             }
             for (uint32_t t = tr.first; ok && t < tr.first + tr.count; t++) {
@@ -247,9 +243,9 @@ bool bvh_check(const uint8_t *b, size_t size, uint64_t load_addr, bvh_info *info
                     for (int a = 0; a < 3; a++)
                         p.lo[a] = p.hi[a] = v[k][a];
                     if (!box_in(&p, cb))
-                        ok = fail(err, errlen,
-                                  "node %u child %u: triangle %u is not inside the leaf box",
-                                  e.node, c, t);
+                        ok = bvh_fail(err, errlen,
+                                      "node %u child %u: triangle %u is not inside the leaf box",
+                                      e.node, c, t);
                 }
             }
             inf.leaves++;
@@ -258,12 +254,12 @@ bool bvh_check(const uint8_t *b, size_t size, uint64_t load_addr, bvh_info *info
         }
     }
     if (ok && reached != h.node_count)
-        ok = fail(err, errlen, "%u of %u nodes are not reachable from the root",
-                  h.node_count - reached, h.node_count);
+        ok = bvh_fail(err, errlen, "%u of %u nodes are not reachable from the root",
+                      h.node_count - reached, h.node_count);
     if (ok)
         for (uint32_t r = 0; r < h.range_count; r++)
             if (!rseen[r]) {
-                ok = fail(err, errlen, "TriRange %u is not referenced by any node", r);
+                ok = bvh_fail(err, errlen, "TriRange %u is not referenced by any node", r);
                 break;
             }
     free(seen);

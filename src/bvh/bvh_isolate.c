@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bvh_err.h"
 #include "bvh_mesh.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -45,12 +46,10 @@ static void *fail(bvh_import_failure *failure, bvh_import_failure kind, char *er
                   const char *fmt, ...)
 {
     *failure = kind;
-    if (err && len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, len, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    bvh_verr(err, len, fmt, ap);
+    va_end(ap);
     return NULL;
 }
 

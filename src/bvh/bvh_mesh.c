@@ -5,23 +5,12 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bvh_err.h"
 #include "xphmg/bvh.h"
-
-static void *fail(char *err, size_t len, const char *fmt, ...)
-{
-    if (err && len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, len, fmt, ap);
-        va_end(ap);
-    }
-    return NULL;
-}
 
 #define FLAGS                                                                                      \
     (aiProcess_Triangulate | aiProcess_PreTransformVertices | aiProcess_ValidateDataStructure)
@@ -36,12 +25,12 @@ static float (*convert(const struct aiScene *sc, const char *what, float scale, 
         for (unsigned f = 0; f < me->mNumFaces; f++)
             if (me->mFaces[f].mNumIndices == 3) total++;
     }
-    if (total == 0) return fail(err, errlen, "%s: no triangles", what);
+    if (total == 0) return bvh_fail_null(err, errlen, "%s: no triangles", what);
     if (total > BVH_MAX_TRIS)
-        return fail(err, errlen, "%s: too many triangles: %zu (at most %u)", what, total,
-                    BVH_MAX_TRIS);
+        return bvh_fail_null(err, errlen, "%s: too many triangles: %zu (at most %u)", what, total,
+                             BVH_MAX_TRIS);
     float(*t)[9] = malloc(sizeof *t * total);
-    if (!t) return fail(err, errlen, "%s: out of memory", what);
+    if (!t) return bvh_fail_null(err, errlen, "%s: out of memory", what);
     size_t k = 0;
     for (unsigned m = 0; m < sc->mNumMeshes; m++) {
         const struct aiMesh *me = sc->mMeshes[m];
@@ -53,24 +42,25 @@ static float (*convert(const struct aiScene *sc, const char *what, float scale, 
                 unsigned i = fa->mIndices[v];
                 if (i >= me->mNumVertices) {
                     free(t);
-                    return fail(err, errlen, "%s: mesh %u face %u: vertex index %u out of range",
-                                what, m, f, i);
+                    return bvh_fail_null(err, errlen,
+                                         "%s: mesh %u face %u: vertex index %u out of range", what,
+                                         m, f, i);
                 }
                 const struct aiVector3D *p = &me->mVertices[i];
                 float c[3] = {p->x, p->y, p->z};
                 for (int a = 0; a < 3; a++) {
                     if (!isfinite(c[a])) {
                         free(t);
-                        return fail(err, errlen, "%s: mesh %u face %u: non-finite coordinate", what,
-                                    m, f);
+                        return bvh_fail_null(
+                            err, errlen, "%s: mesh %u face %u: non-finite coordinate", what, m, f);
                     }
                     float s = c[a] * scale;
                     if (!isfinite(s)) {
                         free(t);
-                        return fail(err, errlen,
-                                    "%s: mesh %u face %u: coordinate %g overflows after "
-                                    "scaling by %g",
-                                    what, m, f, (double)c[a], (double)scale);
+                        return bvh_fail_null(err, errlen,
+                                             "%s: mesh %u face %u: coordinate %g overflows after "
+                                             "scaling by %g",
+                                             what, m, f, (double)c[a], (double)scale);
                     }
                     t[k][3 * v + a] = s;
                 }
@@ -85,7 +75,7 @@ static float (*convert(const struct aiScene *sc, const char *what, float scale, 
 float (*bvh_mesh_load_file(const char *path, float scale, size_t *n, char *err, size_t errlen))[9]
 {
     const struct aiScene *sc = aiImportFile(path, FLAGS);
-    if (!sc) return fail(err, errlen, "%s: cannot import: %s", path, aiGetErrorString());
+    if (!sc) return bvh_fail_null(err, errlen, "%s: cannot import: %s", path, aiGetErrorString());
     float(*t)[9] = convert(sc, path, scale, n, err, errlen);
     aiReleaseImport(sc);
     return t;
@@ -94,9 +84,10 @@ float (*bvh_mesh_load_file(const char *path, float scale, size_t *n, char *err, 
 float (*bvh_mesh_load_memory(const void *buf, size_t len, const char *hint, float scale, size_t *n,
                              char *err, size_t errlen))[9]
 {
-    if (len == 0 || len > UINT32_MAX) return fail(err, errlen, "<memory>: empty or too large");
+    if (len == 0 || len > UINT32_MAX)
+        return bvh_fail_null(err, errlen, "<memory>: empty or too large");
     const struct aiScene *sc = aiImportFileFromMemory(buf, (unsigned)len, FLAGS, hint);
-    if (!sc) return fail(err, errlen, "<memory>: cannot import: %s", aiGetErrorString());
+    if (!sc) return bvh_fail_null(err, errlen, "<memory>: cannot import: %s", aiGetErrorString());
     float(*t)[9] = convert(sc, "<memory>", scale, n, err, errlen);
     aiReleaseImport(sc);
     return t;

@@ -72,7 +72,7 @@ static bool load_alias(ld *c, const xmlNode *an, isa_alias_impl *ai)
     }
     xmlNode *conds = xml_kid(an, "Conditions", NULL);
     unsigned n = xml_count(conds, "Condition", NULL);
-    isa_alias_cond *cv = xml_alloc(c, sizeof(*cv) * (n ? n : 1));
+    isa_alias_cond *cv = xml_alloc_array(c, n, sizeof(*cv));
     if (!cv) return false;
     unsigned i = 0;
     FOR_KIDS(cn, conds, "Condition", NULL)
@@ -91,7 +91,7 @@ bool isa_load_aliases(ld *c, const xmlNode *isa)
 {
     xmlNode *sec = xml_kid(isa, "Aliases", NULL);
     unsigned n = xml_count(sec, "Alias", NULL);
-    c->s->aliases = xml_alloc(c, sizeof(isa_alias_impl) * (n ? n : 1));
+    c->s->aliases = xml_alloc_array(c, n, sizeof(isa_alias_impl));
     if (!c->s->aliases) return false;
     unsigned i = 0;
     FOR_KIDS(an, sec, "Alias", NULL)

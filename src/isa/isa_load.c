@@ -15,6 +15,7 @@
 #include <libxml/tree.h>
 
 #include "isa_xml.h"
+#include "read_file.h"
 
 /* ---- name indexes ------------------------------------------------------ */
 
@@ -48,7 +49,7 @@ static const name_ix *name_find(const name_ix *ix, unsigned n, const char *name)
 static name_ix *name_index(ld *c, unsigned n, const char *(*get)(const void *, unsigned),
                            const void *arr)
 {
-    name_ix *ix = xml_alloc(c, sizeof(*ix) * (n ? n : 1));
+    name_ix *ix = xml_alloc_array(c, n, sizeof(*ix));
     if (!ix) return NULL;
     for (unsigned i = 0; i < n; i++)
         ix[i] = (name_ix){get(arr, i), i};
@@ -87,7 +88,7 @@ static bool load_formats(ld *c, const xmlNode *isa)
 {
     xmlNode *sec = xml_kid(isa, "DataFormats", NULL);
     unsigned n = xml_count(sec, "DataFormat", NULL);
-    c->s->fmts = xml_alloc(c, sizeof(isa_data_format) * (n ? n : 1));
+    c->s->fmts = xml_alloc_array(c, n, sizeof(isa_data_format));
     if (!c->s->fmts) return false;
     unsigned i = 0;
     FOR_KIDS(df, sec, "DataFormat", NULL)
@@ -151,7 +152,7 @@ static bool load_types(ld *c, const xmlNode *isa)
 {
     xmlNode *sec = xml_kid(isa, "OperandTypes", NULL);
     unsigned n = xml_count(sec, "OperandType", NULL);
-    c->s->types = xml_alloc(c, sizeof(isa_type_impl) * (n ? n : 1));
+    c->s->types = xml_alloc_array(c, n, sizeof(isa_type_impl));
     if (!c->s->types) return false;
     unsigned i = 0;
     FOR_KIDS(ot, sec, "OperandType", NULL)
@@ -182,7 +183,7 @@ static bool load_types(ld *c, const xmlNode *isa)
         }
         xmlNode *pv = xml_kid(ot, "OperandPredefinedValues", NULL);
         unsigned np = xml_count(pv, "PredefinedValue", "OperandPredefinedValue");
-        isa_predef *p = xml_alloc(c, sizeof(*p) * (np ? np : 1));
+        isa_predef *p = xml_alloc_array(c, np, sizeof(*p));
         if (!p) return false;
         unsigned j = 0;
         uint64_t maxv = 0;
@@ -212,7 +213,7 @@ static bool load_groups(ld *c, const xmlNode *isa)
 {
     xmlNode *sec = xml_kid(isa, "FunctionalGroups", NULL);
     unsigned n = xml_count(sec, "FunctionalGroup", NULL);
-    c->s->groups = xml_alloc(c, sizeof(isa_group) * (n ? n : 1));
+    c->s->groups = xml_alloc_array(c, n, sizeof(isa_group));
     if (!c->s->groups) return false;
     unsigned i = 0;
     FOR_KIDS(fg, sec, "FunctionalGroup", NULL)
@@ -222,7 +223,7 @@ static bool load_groups(ld *c, const xmlNode *isa)
         if (!(g->description = xml_opt_txt(c, fg, "Description", NULL))) return false;
         xmlNode *wrap = xml_kid(fg, "FunctionalSubgroups", NULL);
         unsigned ns = xml_count(fg, "Subgroup", NULL) + xml_count(wrap, "Subgroup", NULL);
-        g->subgroups = xml_alloc(c, sizeof(char *) * (ns ? ns : 1));
+        g->subgroups = xml_alloc_array(c, ns, sizeof(char *));
         if (!g->subgroups) return false;
         FOR_KIDS(sg, fg, "Subgroup", NULL)
         {
@@ -295,7 +296,7 @@ static bool load_encodings(ld *c, const xmlNode *isa)
 
         xmlNode *conds = xml_kid(en, "EncodingConditions", NULL);
         unsigned nc = xml_count(conds, "EncodingCondition", NULL);
-        isa_condition *cv = xml_alloc(c, sizeof(*cv) * (nc ? nc : 1));
+        isa_condition *cv = xml_alloc_array(c, nc, sizeof(*cv));
         if (!cv) return false;
         j = 0;
         FOR_KIDS(cd, conds, "EncodingCondition", NULL)
@@ -317,7 +318,7 @@ static bool load_encodings(ld *c, const xmlNode *isa)
         if (nf > ISA_MAX_FIELDS)
             return xml_fail(c, ISA_ERR_SCHEMA, bm, "too many fields (%u, at most %d)", nf,
                             ISA_MAX_FIELDS);
-        isa_field *fv = xml_alloc(c, sizeof(*fv) * (nf ? nf : 1));
+        isa_field *fv = xml_alloc_array(c, nf, sizeof(*fv));
         if (!fv) return false;
         e->op_field = -1;
         j = 0;
@@ -360,7 +361,7 @@ static bool load_registers(ld *c, const xmlNode *isa)
 {
     xmlNode *sec = xml_kid(isa, "Registers", NULL);
     unsigned n = xml_count(sec, "Register", NULL);
-    c->s->regs = xml_alloc(c, sizeof(isa_register) * (n ? n : 1));
+    c->s->regs = xml_alloc_array(c, n, sizeof(isa_register));
     if (!c->s->regs) return false;
     unsigned i = 0;
     FOR_KIDS(rn, sec, "Register", NULL)
@@ -378,7 +379,7 @@ static bool load_registers(ld *c, const xmlNode *isa)
         if (!(r->description = xml_opt_txt(c, rn, "Description", NULL))) return false;
         xmlNode *fs = xml_kid(rn, "Fields", NULL);
         unsigned nf = xml_count(fs, "Field", NULL);
-        isa_reg_field *fv = xml_alloc(c, sizeof(*fv) * (nf ? nf : 1));
+        isa_reg_field *fv = xml_alloc_array(c, nf, sizeof(*fv));
         if (!fv) return false;
         unsigned j = 0;
         FOR_KIDS(fl, fs, "Field", NULL)
@@ -452,7 +453,7 @@ static bool load_operands(ld *c, refs *rf, const xmlNode *ien, const isa_encodin
     if (n > ISA_MAX_OPERANDS)
         return xml_fail(c, ISA_ERR_SCHEMA, ops, "too many operands (%u, at most %d)", n,
                         ISA_MAX_OPERANDS);
-    isa_operand *ov = xml_alloc(c, sizeof(*ov) * (n ? n : 1));
+    isa_operand *ov = xml_alloc_array(c, n, sizeof(*ov));
     xmlNode *onodes[ISA_MAX_OPERANDS];
     if (!ov) return false;
     unsigned i = 0;
@@ -544,7 +545,7 @@ static bool load_insn_encoding(ld *c, refs *rf, const xmlNode *ien, isa_insn_enc
 
     xmlNode *cs = xml_kid(ien, "Constraints", NULL);
     unsigned nc = xml_count(cs, "Constraint", NULL);
-    isa_constraint *cv = xml_alloc(c, sizeof(*cv) * (nc ? nc : 1));
+    isa_constraint *cv = xml_alloc_array(c, nc, sizeof(*cv));
     if (!cv) return false;
     unsigned j = 0;
     FOR_KIDS(cn, cs, "Constraint", NULL)
@@ -575,7 +576,7 @@ static bool load_instructions(ld *c, refs *rf, const xmlNode *isa)
     xmlNode *sec = xml_kid(isa, "Instructions", NULL);
     if (!sec) return xml_fail(c, ISA_ERR_SCHEMA, isa, "missing <Instructions>");
     unsigned n = xml_count(sec, "Instruction", NULL);
-    c->s->insns = xml_alloc(c, sizeof(isa_instruction) * (n ? n : 1));
+    c->s->insns = xml_alloc_array(c, n, sizeof(isa_instruction));
     if (!c->s->insns) return false;
     /* all instruction encodings in one array, so per-encoding side tables (compiled
      * AsmFormat templates) can be indexed by position */
@@ -584,7 +585,7 @@ static bool load_instructions(ld *c, refs *rf, const xmlNode *isa)
     {
         total += xml_count(xml_kid(in, "InstructionEncodings", NULL), "InstructionEncoding", NULL);
     }
-    c->s->iencs = xml_alloc(c, sizeof(isa_insn_encoding) * (total ? total : 1));
+    c->s->iencs = xml_alloc_array(c, total, sizeof(isa_insn_encoding));
     if (!c->s->iencs) return false;
     c->s->nienc = total;
     unsigned at = 0;
@@ -794,37 +795,19 @@ isa_status isa_open(const char *path, isa_spec **out, char *err, size_t errlen)
     if (!out) return ISA_ERR_ARG;
     *out = NULL;
     if (!path) return ISA_ERR_ARG;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        if (err && errlen) snprintf(err, errlen, "%s:0: cannot open: %s", path, strerror(errno));
-        return ISA_ERR_IO;
-    }
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    bool too_big = false;
-    while (buf) {
-        len += fread(buf + len, 1, cap - len, f);
-        if (len < cap) break;
-        if (cap >= (size_t)INT32_MAX / 2) {
-            too_big = true;
-            break;
+    char *buf;
+    size_t len;
+    /* libxml2 takes the size as an int: well under INT32_MAX. */
+    read_file_status rd = read_file_bounded(path, (size_t)INT32_MAX / 2, &buf, &len);
+    if (rd == READ_FILE_NOMEM) return ISA_ERR_NOMEM;
+    if (rd != READ_FILE_OK) {
+        if (err && errlen) {
+            if (rd == READ_FILE_OPEN)
+                snprintf(err, errlen, "%s:0: cannot open: %s", path, strerror(errno));
+            else
+                snprintf(err, errlen, "%s:0: cannot read%s", path,
+                         rd == READ_FILE_TOO_BIG ? " (file too large)" : "");
         }
-        char *nb = realloc(buf, cap * 2);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    bool rd_err = ferror(f) || too_big;
-    fclose(f);
-    if (!buf) return ISA_ERR_NOMEM;
-    if (rd_err) {
-        free(buf);
-        if (err && errlen)
-            snprintf(err, errlen, "%s:0: cannot read%s", path, too_big ? " (file too large)" : "");
         return ISA_ERR_IO;
     }
     isa_status st = isa_open_memory(buf, len, path, out, err, errlen);

@@ -42,6 +42,11 @@ void *xml_alloc(ld *c, size_t n)
     return p;
 }
 
+void *xml_alloc_array(ld *c, size_t n, size_t elem)
+{
+    return xml_alloc(c, elem * (n ? n : 1));
+}
+
 bool xml_is(const xmlNode *n, const char *name)
 {
     return n && n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;

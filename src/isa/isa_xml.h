@@ -26,6 +26,9 @@ typedef struct {
 bool xml_fail(ld *c, isa_status st, const xmlNode *n, const char *fmt, ...);
 bool xml_nomem(ld *c, const xmlNode *n);
 void *xml_alloc(ld *c, size_t n); /* arena memory; records out-of-memory */
+/* Arena memory for n elements of elem bytes; room for one even when n = 0, so that an
+ * empty list still has a valid pointer (NULL only when out of memory). */
+void *xml_alloc_array(ld *c, size_t n, size_t elem);
 bool xml_is(const xmlNode *n, const char *name);
 /* First element child named a (or b, another accepted spelling; may be NULL). */
 xmlNode *xml_kid(const xmlNode *p, const char *a, const char *b);

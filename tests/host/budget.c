@@ -11,22 +11,15 @@
 #include <string.h>
 
 #include "xphmg_cap.h"
+#include "xphmg_rt.h"
 
 #define NTRI (2u << 20)
 
-typedef struct {
-    float org[3], dir[3], tmin, tmax; /* FMT_RAY */
-} ray_rec;
-typedef struct {
-    uint32_t head, tail, cap, rsv; /* FMT_QUEUE */
-    uint64_t base;
-} queue_desc;
-
 static uint8_t bvh[128] __attribute__((aligned(64))); /* Node4 root + TriRange */
-static ray_rec ray = {{0, 0, -1}, {0, 0, 1}, 0, 1e30f};
-static ray_rec rayq_buf[2];
+static xphmg_ray ray = {{0, 0, -1}, {0, 0, 1}, 0, 1e30f};
+static xphmg_ray rayq_buf[2];
 static uint32_t hitq_buf[16], missq_buf[4];
-static queue_desc rayq __attribute__((aligned(8))), hitq __attribute__((aligned(8))),
+static xphmg_rt_queue rayq __attribute__((aligned(8))), hitq __attribute__((aligned(8))),
     missq __attribute__((aligned(8)));
 static uint64_t desc[9];
 
@@ -73,9 +66,9 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "rtjob")) {
         cyclic_bvh();
         rayq_buf[0] = ray;
-        rayq = (queue_desc){0, 1, 2, 0, (uintptr_t)rayq_buf};
-        hitq = (queue_desc){0, 0, 2, 0, (uintptr_t)hitq_buf};
-        missq = (queue_desc){0, 0, 2, 0, (uintptr_t)missq_buf};
+        rayq = (xphmg_rt_queue){0, 1, 2, 0, (uintptr_t)rayq_buf};
+        hitq = (xphmg_rt_queue){0, 0, 2, 0, (uintptr_t)hitq_buf};
+        missq = (xphmg_rt_queue){0, 0, 2, 0, (uintptr_t)missq_buf};
         desc[0] = (uintptr_t)bvh;
         desc[1] = (uintptr_t)&rayq;
         desc[2] = (uintptr_t)&hitq;

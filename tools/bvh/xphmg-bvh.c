@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bvh_isolate.h"
+#include "read_file.h"
 #include "xphmg/bvh.h"
 
 static const char *prog = "xphmg-bvh";
@@ -36,37 +37,20 @@ static int usage(const char *msg)
 
 static int print_info(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    char *buf;
+    size_t len;
+    read_file_status rd = read_file_bounded(path, ((size_t)1 << 41) - 1, &buf, &len);
+    if (rd == READ_FILE_OPEN) {
         fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
         return 1;
     }
-    size_t cap = 1 << 16, len = 0;
-    uint8_t *buf = malloc(cap);
-    size_t got;
-    while (buf && (got = fread(buf + len, 1, cap - len, f)) > 0) {
-        len += got;
-        if (len == cap) {
-            uint8_t *nb = cap > ((size_t)1 << 40) ? NULL : realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    int rerr = ferror(f);
-    fclose(f);
-    if (!buf || rerr) {
-        free(buf);
+    if (rd != READ_FILE_OK) {
         fprintf(stderr, "%s: %s: read error\n", prog, path);
         return 1;
     }
     char err[256];
     bvh_info in;
-    if (!bvh_check(buf, len, 0, &in, err, sizeof err)) {
+    if (!bvh_check((const uint8_t *)buf, len, 0, &in, err, sizeof err)) {
         fprintf(stderr, "%s: %s: invalid XBVH blob: %s\n", prog, path, err);
         free(buf);
         return 1;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "read_file.h"
 #include "xcsr.h"
 #include "xphmg_csr.h"
 
@@ -504,21 +505,18 @@ cap_profile *cap_profile_parse(const char *text, size_t len, const char *origin,
 
 cap_profile *cap_profile_load(const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    char *buf;
+    size_t n;
+    read_file_status rd = read_file_bounded(path, PROFILE_MAX_BYTES, &buf, &n);
+    if (rd == READ_FILE_OPEN) {
         snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
-    char *buf = malloc(PROFILE_MAX_BYTES + 1);
-    size_t n = buf ? fread(buf, 1, PROFILE_MAX_BYTES + 1, f) : 0;
-    bool bad = !buf || ferror(f) || n > PROFILE_MAX_BYTES;
-    fclose(f);
-    if (bad) {
+    if (rd != READ_FILE_OK) {
         snprintf(err, errlen, "%s: %s", path,
-                 !buf                    ? "out of memory"
-                 : n > PROFILE_MAX_BYTES ? "larger than 1 MiB"
-                                         : "read error");
-        free(buf);
+                 rd == READ_FILE_NOMEM     ? "out of memory"
+                 : rd == READ_FILE_TOO_BIG ? "larger than 1 MiB"
+                                           : "read error");
         return NULL;
     }
     cap_profile *p = cap_profile_parse(buf, n, path, err, errlen);

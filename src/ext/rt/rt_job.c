@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xmem_region.h"
 #include "xphmg_csr.h"
 
 void rt_job_decode(const uint8_t desc[RT_DESC_BYTES], rt_job_desc *jd)
@@ -541,22 +542,17 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
     job_ctx c = {.m = m, .r = r, .nc = nc};
     uint64_t xcap = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_CAP);
     uint64_t descpol = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_DESCPOL);
-    uint64_t clsmap = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_CLSMAP);
 
     /* Memory policy (errata ). */
     r->dom = effective_dom(jd, s);
-    unsigned mclass = jd->memctl[16];
+    unsigned mclass = jd->memctl[XMEM_MC_MCLASS];
     bool class_part = (xcap & CAP_XMEM_CAP_CLASS_PART_MASK) != 0;
     r->mclass = !class_part ? 0u
                 : mclass    ? (mclass & 3u)
                             : (unsigned)((descpol & CAP_XMEM_DESCPOL_DEF_CLASS_MASK) >>
                                       CAP_XMEM_DESCPOL_DEF_CLASS_SHIFT);
-    if (jd->memctl[18] == 1) {
-        bool way_part = (xcap & CAP_XMEM_CAP_WAY_PART_MASK) != 0;
-        bool cl2_ways = ((clsmap & CAP_XMEM_CLSMAP_CL2_WAYMASK_MASK) != 0);
-        if (!(descpol & CAP_XMEM_DESCPOL_HYB_ENABLE_MASK) || (way_part && !cl2_ways))
-            r->events |= CAP_XMEM_EVENTS_HYB_FALLBK_MASK;
-    }
+    if (jd->memctl[XMEM_MC_HYB] == 1 && xmem_hyb_fallback(s))
+        r->events |= CAP_XMEM_EVENTS_HYB_FALLBK_MASK;
     if (jd->opts & ~RT_OPT_DEFINED) {
         r->status = RT_JOB_BAD_OPTS;
         return;

@@ -13,7 +13,8 @@
  *     CLASS_PART = 0) = DESCPOL.DEF_CLASS (Q-41). With DESCPOL.STRICT_DOM = 1 a job whose
  *     effective dom is neither RT (2) nor ALL (15) is rejected (job fault, nothing read).
  *     hyb = 1 with HYB_ENABLE = 0, or with WAY_PART = 1 and no CL2 ways, sets HYB_FALLBK
- *     (Q-58). Other fields are hints without a functional effect.
+ *     (Q-58, the rule of xmem_hyb_fallback). Other fields are hints without a functional
+ *     effect.
  *   - opts bits other than CULL_BACK 0, PACK_HINT 2, EPS_CTL 3, NODE8 8, ANY_HIT 9: job
  *     fault before anything is read.
  *   - reads the three queue descriptors (FMT_QUEUE); CAP = 0 or HEAD/TAIL >= CAP is a
