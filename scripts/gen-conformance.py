@@ -16,7 +16,6 @@ Usage: scripts/gen-conformance.py [--check] [--check-reasons]
   --check-reasons  exit 1 if a MUST requirement that no test names has no reason
 """
 import os
-import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -25,8 +24,7 @@ REQS = os.environ.get("XPHMG_REQUIREMENTS",
 OUT = os.path.join(ROOT, "docs", "conformance.md")
 REASONS = os.path.join(ROOT, "docs", "uncovered.tsv")
 MUTATION = os.path.join(ROOT, "docs", "mutation-report.tsv")
-ID = re.compile(r"\b((?:CAP|XMEM|RT)-\d{3})\b")
-TAG = re.compile(r"REQ:([^*\n]*)")
+from reqtags import ID, scan_tags  # scripts/reqtags.py
 
 
 def load_requirements():
@@ -43,19 +41,7 @@ def load_requirements():
 
 def scan_tests():
     """Maps requirement id -> sorted list of test files (relative paths) tagging it."""
-    cover = {}
-    for dirpath, _, files in os.walk(os.path.join(ROOT, "tests")):
-        for name in files:
-            path = os.path.join(dirpath, name)
-            try:
-                text = open(path, encoding="utf-8", errors="replace").read()
-            except OSError:
-                continue
-            rel = os.path.relpath(path, ROOT)
-            for tag in TAG.findall(text):
-                for rid in ID.findall(tag):
-                    cover.setdefault(rid, set()).add(rel)
-    return {k: sorted(v) for k, v in cover.items()}
+    return {k: sorted(v) for k, v in scan_tags(ROOT).items()}
 
 
 def load_reasons():

@@ -44,8 +44,7 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ID = re.compile(r"\b((?:CAP|XMEM|RT)-\d{3})\b")
-TAG = re.compile(r"REQ:([^*\n]*)")
+from reqtags import ID, TAG, scan_tags  # noqa: E402  (scripts/reqtags.py)
 
 # Module -> (files, functions to restrict to or None for every function, the tests (a
 # regular expression over CTest names) that run a mutant in code without a `REQ:`
@@ -245,23 +244,6 @@ def mutants_of_file(rel, src_root, funcs_only, fields):
 
 
 # ---------------------------------------------------------------- tests
-
-def scan_tags(root):
-    """requirement id -> set of test files (relative) tagging it."""
-    cover = {}
-    for dirpath, _, files in os.walk(os.path.join(root, "tests")):
-        for name in files:
-            path = os.path.join(dirpath, name)
-            try:
-                text = open(path, encoding="utf-8", errors="replace").read()
-            except OSError:
-                continue
-            rel = os.path.relpath(path, root)
-            for tag in TAG.findall(text):
-                for rid in ID.findall(tag):
-                    cover.setdefault(rid, set()).add(rel)
-    return cover
-
 
 def ctest_tests(build):
     out = subprocess.run(["ctest", "--show-only=json-v1"], cwd=build, check=True,
