@@ -48,13 +48,13 @@ typedef struct {
     char rbuf[PKT_MAX];
     size_t rlen, rpos;
     char pkt[PKT_MAX + 1], out[2 * PKT_MAX + 64];
-} stub;
+} gdb_session;
 
 /* ---- what each decoded op accesses (for watchpoints) ------------------------------ */
 
 /* Loads, stores and AMOs by mnemonic, from the generated op names: the base and RVC
  * forms address x[rs1] + imm, the AMOs and LR/SC x[rs1]. */
-static void classify_ops(stub *s)
+static void classify_ops(gdb_session *s)
 {
     static const struct {
         const char *name;
@@ -88,7 +88,7 @@ static void classify_ops(stub *s)
 
 /* ---- packets -------------------------------------------------------------------- */
 
-static int getc_fd(stub *s, int timeout_ms)
+static int getc_fd(gdb_session *s, int timeout_ms)
 {
     if (s->rpos == s->rlen) {
         struct pollfd p = {s->fd, POLLIN, 0};
@@ -102,7 +102,7 @@ static int getc_fd(stub *s, int timeout_ms)
     return (unsigned char)s->rbuf[s->rpos++];
 }
 
-static bool send_all(stub *s, const char *p, size_t n)
+static bool send_all(gdb_session *s, const char *p, size_t n)
 {
     while (n) {
         ssize_t k = send(s->fd, p, n, MSG_NOSIGNAL);
@@ -113,7 +113,7 @@ static bool send_all(stub *s, const char *p, size_t n)
     return true;
 }
 
-static bool put_packet(stub *s, const char *data)
+static bool put_packet(gdb_session *s, const char *data)
 {
     size_t n = strlen(data);
     unsigned sum = 0;
@@ -144,7 +144,7 @@ static bool put_packet(stub *s, const char *data)
 
 /* Next packet into s->pkt (NUL-terminated); 0x03 outside a packet is an interrupt
  * request, ignored while stopped. false when the connection is gone. */
-static bool get_packet(stub *s)
+static bool get_packet(gdb_session *s)
 {
     for (;;) {
         int c;
@@ -199,7 +199,7 @@ static bool parse_le(const char *p, unsigned bytes, uint64_t *v)
 
 /* ---- registers and memory ----------------------------------------------------------- */
 
-static bool reg_read(stub *s, unsigned n, uint64_t *v)
+static bool reg_read(gdb_session *s, unsigned n, uint64_t *v)
 {
     hart *h = s->h;
     if (n < 32)
@@ -215,7 +215,7 @@ static bool reg_read(stub *s, unsigned n, uint64_t *v)
     return true;
 }
 
-static bool reg_write(stub *s, unsigned n, uint64_t v)
+static bool reg_write(gdb_session *s, unsigned n, uint64_t v)
 {
     hart *h = s->h;
     if (n < 32) {
@@ -232,7 +232,7 @@ static bool reg_write(stub *s, unsigned n, uint64_t v)
     return true;
 }
 
-static void cmd_read_mem(stub *s, const char *args)
+static void cmd_read_mem(gdb_session *s, const char *args)
 {
     char *end;
     uint64_t a = strtoull(args, &end, 16);
@@ -249,7 +249,7 @@ static void cmd_read_mem(stub *s, const char *args)
     put_packet(s, o || !len ? s->out : "E14");
 }
 
-static void cmd_write_mem(stub *s, const char *args)
+static void cmd_write_mem(gdb_session *s, const char *args)
 {
     char *end;
     uint64_t a = strtoull(args, &end, 16);
@@ -271,7 +271,7 @@ static void cmd_write_mem(stub *s, const char *args)
 
 /* ---- monitor commands ------------------------------------------------------------ */
 
-static void mon_out(stub *s, const char *fmt, ...)
+static void mon_out(gdb_session *s, const char *fmt, ...)
 {
     char text[512];
     va_list ap;
@@ -284,7 +284,7 @@ static void mon_out(stub *s, const char *fmt, ...)
     put_packet(s, pkt);
 }
 
-static void mon_csr(stub *s, const xcsr_reg *r)
+static void mon_csr(gdb_session *s, const xcsr_reg *r)
 {
     uint64_t v;
     if (!hart_csr_read(s->h, r->addr, &v)) {
@@ -303,13 +303,13 @@ static void mon_csr(stub *s, const xcsr_reg *r)
     mon_out(s, "%s\n", line);
 }
 
-static void mon_unit(stub *s, const char *unit)
+static void mon_unit(gdb_session *s, const char *unit)
 {
     for (unsigned i = 0; i < xcsr_count; i++)
         if (!strcmp(xcsr_regs[i].unit, unit)) mon_csr(s, &xcsr_regs[i]);
 }
 
-static void cmd_monitor(stub *s, const char *hex)
+static void cmd_monitor(gdb_session *s, const char *hex)
 {
     char cmd[256];
     size_t n = 0;
@@ -340,7 +340,7 @@ static void cmd_monitor(stub *s, const char *hex)
 
 /* ---- breakpoints and watchpoints -------------------------------------------------- */
 
-static void cmd_point(stub *s, bool insert, const char *args)
+static void cmd_point(gdb_session *s, bool insert, const char *args)
 {
     char *end;
     int type = (int)strtol(args, &end, 10);
@@ -383,7 +383,7 @@ static void cmd_point(stub *s, bool insert, const char *args)
     put_packet(s, "OK");
 }
 
-static bool at_breakpoint(const stub *s)
+static bool at_breakpoint(const gdb_session *s)
 {
     for (unsigned i = 0; i < s->nbp; i++)
         if (s->bp[i] == s->h->pc) return true;
@@ -391,7 +391,7 @@ static bool at_breakpoint(const stub *s)
 }
 
 /* The watchpoint the instruction at pc is about to hit, or NULL; *addr = its access. */
-static const watch *watch_hit(stub *s, uint64_t *addr)
+static const watch *watch_hit(gdb_session *s, uint64_t *addr)
 {
     hart *h = s->h;
     uint64_t lo, hi = 0;
@@ -416,7 +416,7 @@ static const watch *watch_hit(stub *s, uint64_t *addr)
 
 typedef enum { STOP_TRAP, STOP_INT, STOP_EXIT, STOP_LIMIT, STOP_GONE } stop_kind;
 
-static bool interrupted(stub *s)
+static bool interrupted(gdb_session *s)
 {
     int c;
     while ((c = getc_fd(s, 0)) >= 0)
@@ -427,7 +427,7 @@ static bool interrupted(stub *s)
 /* Executes instructions until a stop; step: exactly one (one retired instruction, or
  * a trap entry and the first instruction of the handler). The instruction at the
  * resume pc runs even when a breakpoint is set on it. */
-static stop_kind resume(stub *s, bool step, char *reply, size_t rlen)
+static stop_kind resume(gdb_session *s, bool step, char *reply, size_t rlen)
 {
     hart *h = s->h;
     snprintf(reply, rlen, "T05thread:1;");
@@ -464,7 +464,7 @@ static stop_kind resume(stub *s, bool step, char *reply, size_t rlen)
 
 /* ---- the command loop -------------------------------------------------------------- */
 
-static void qxfer_features(stub *s, const char *args)
+static void qxfer_features(gdb_session *s, const char *args)
 {
     /* annex target.xml:OFF,LEN */
     const char *p = strchr(args, ':');
@@ -493,7 +493,7 @@ static void qxfer_features(stub *s, const char *args)
 
 /* Serves packets while the guest is stopped; returns when the guest runs to its end,
  * is killed, or the debugger leaves. */
-static stop_kind serve(stub *s)
+static stop_kind serve(gdb_session *s)
 {
     char reply[128] = "T05thread:1;";
     for (;;) {
@@ -599,7 +599,7 @@ static int listen_on(int port)
 
 int gdbstub_run(hart *h, const gdbstub_opts *o, hart_run_result *res)
 {
-    stub *s = calloc(1, sizeof *s);
+    gdb_session *s = calloc(1, sizeof *s);
     if (!s) {
         fprintf(stderr, "xphmg-sim: gdb: out of memory\n");
         return -1;
