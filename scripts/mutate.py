@@ -28,7 +28,7 @@ mutant whose function changed. The source tree
 is never modified: mutants are applied to a copy under WORK/src, built in WORK/build.
 
 Usage: scripts/mutate.py [--modules cap,pmask,num] [--max-per-module N] [--seed S]
-                         [--work DIR] [--report FILE] [--time-limit SECONDS]
+                         [--work DIR] [--report-dir DIR] [--time-limit SECONDS]
                          [--rerun-survivors] [--list] [--report-only]
 """
 import argparse
@@ -57,10 +57,12 @@ MODULES = {
     "num": (["src/num/num_cvt.c", "src/num/num_fmt.c"], None,
             r"^(num_.*|ext_cap|example_precision)$"),
     "rvfp": (["src/num/rvfp.c"], None, r"^(fp_.*|arch\.fp\..*|arch\.rv\.rv64[fd])$"),
-    "xmem": (["src/ext/xmem/xmem_cache.c", "src/ext/xmem/xmem_lds.c", "src/ext/xmem/xmem_svm.c",
-              "src/ext/xmem/xmem_swz.c", "src/ext/xmem/xmem_unit.c"], None, None),
-    "rt": (["src/ext/rt/rt_job.c", "src/ext/rt/rt_kernels.c", "src/ext/rt/rt_offload.c",
-            "src/ext/rt/rt_unit.c"], None, None),
+    "xmem": (["src/ext/xmem/xmem_cache.c", "src/ext/xmem/xmem_comp.c", "src/ext/xmem/xmem_lds.c",
+              "src/ext/xmem/xmem_region.c", "src/ext/xmem/xmem_svm.c", "src/ext/xmem/xmem_swz.c",
+              "src/ext/xmem/xmem_unit.c", "src/ext/xmem/xmem_xdl.c"], None, None),
+    "rt": (["src/ext/rt/rt_encode.c", "src/ext/rt/rt_fetch.c", "src/ext/rt/rt_job.c",
+            "src/ext/rt/rt_kernels.c", "src/ext/rt/rt_offload.c", "src/ext/rt/rt_unit.c"],
+           None, None),
     "ext": (["src/ext/xphmg_ext.c"], None, None),
     "csr": (["src/sim/csr.c"], None, None),
     "trap": (["src/sim/hart.c"],
@@ -69,7 +71,7 @@ MODULES = {
 }
 DEFAULT_MODULES = "cap,pmask,num"
 EQUIVALENT = os.path.join(ROOT, "docs", "mutation-equivalent.tsv")
-REPORT = os.path.join(ROOT, "docs", "mutation-report.tsv")
+REPORT_DIR = os.path.join(ROOT, "docs", "mutation")
 
 
 # ---------------------------------------------------------------- source scanning
@@ -346,14 +348,22 @@ def load_state(path):
     return state
 
 
-def write_report(path, selected, state, eq, modules, args, total_by_module):
+def write_report(report_dir, selected, state, eq, modules, args, total_by_module):
+    """One file per module run, docs/mutation/<module>.tsv, so campaigns over different
+    modules (on different branches) never touch the same report."""
+    os.makedirs(report_dir, exist_ok=True)
+    for mod in modules:
+        write_module_report(os.path.join(report_dir, f"{mod}.tsv"),
+                            [m for m in selected if m["module"] == mod], state, eq, mod, args,
+                            total_by_module.get(mod, 0))
+
+
+def write_module_report(path, selected, state, eq, mod, args, total):
     rows, summary = [], {}
     for m in selected:
         r = state.get((m["id"], m["fhash"]))
         status = "equivalent" if m["id"] in eq else (r["status"] if r else "pending")
-        mod = m["module"]
-        s = summary.setdefault(mod, {})
-        s[status] = s.get(status, 0) + 1
+        summary[status] = summary.get(status, 0) + 1
         rows.append("\t".join([
             m["id"], m["module"], f'{m["file"]}:{m["line"]}', m["op"],
             m["orig"].strip().replace("\t", " ") + "  =>  " + m["new"].strip().replace("\t", " "),
@@ -361,15 +371,11 @@ def write_report(path, selected, state, eq, modules, args, total_by_module):
             " ".join(r.get("killed_for", [])) if r else "",
             " ".join(r.get("failed", [])) if r else ""]))
     with open(path, "w", encoding="utf-8") as f:
-        f.write("# Mutation report, written by scripts/mutate.py (docs/mutation.md).\n")
+        f.write(f"# Mutation report of module {mod}, written by scripts/mutate.py "
+                "(docs/mutation.md).\n")
         f.write(f"# seed {args.seed}, at most {args.max_per_module} mutants per module\n")
-        f.write("# modules-run: " + " ".join(modules) + "\n")
-        f.write("# modules-not-run: " + " ".join(m for m in MODULES if m not in modules) + "\n")
-        for mod in modules:
-            s = summary.get(mod, {})
-            f.write(f"# module {mod}: {total_by_module.get(mod, 0)} mutants, sampled "
-                    f"{sum(s.values())}: " + ", ".join(f"{k} {v}" for k, v in sorted(s.items()))
-                    + "\n")
+        f.write(f"# module {mod}: {total} mutants, sampled {sum(summary.values())}: "
+                + ", ".join(f"{k} {v}" for k, v in sorted(summary.items())) + "\n")
         f.write("# id\tmodule\tlocation\toperator\tchange\trequirements\tstatus\tkilled_for"
                 "\tfailed_tests\n")
         for row in rows:
@@ -401,7 +407,8 @@ def main():
     ap.add_argument("--seed", type=int, default=9)
     ap.add_argument("--work", default=os.path.join(ROOT, "build-mutation"))
     ap.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
-    ap.add_argument("--report", default=REPORT)
+    ap.add_argument("--report-dir", default=REPORT_DIR,
+                    help="where docs/mutation/<module>.tsv go")
     ap.add_argument("--list", action="store_true", help="list the sampled mutants and stop")
     ap.add_argument("--report-only", action="store_true", help="rewrite the report from state")
     ap.add_argument("--time-limit", type=int, default=0, help="stop after this many seconds")
@@ -465,7 +472,7 @@ def main():
     if args.rerun_survivors:
         state = {k: v for k, v in state.items() if v["status"] != "survived"}
     if args.report_only:
-        write_report(args.report, selected, state, eq, modules, args, total_by_module)
+        write_report(args.report_dir, selected, state, eq, modules, args, total_by_module)
         return 0
 
     tests = ctest_tests(bdir)
@@ -541,9 +548,9 @@ def main():
             f.write(json.dumps(rec) + "\n")
         done += 1
         print(f'[{done}] {rec["status"]:9} {m["id"]} {" ".join(rec["failed"][:4])}', flush=True)
-        write_report(args.report, selected, state, eq, modules, args, total_by_module)
+        write_report(args.report_dir, selected, state, eq, modules, args, total_by_module)
     build_targets(bdir, None, log)  # leave the work tree built unmutated
-    write_report(args.report, selected, state, eq, modules, args, total_by_module)
+    write_report(args.report_dir, selected, state, eq, modules, args, total_by_module)
     return 0
 
 
