@@ -350,6 +350,109 @@ static void test_masks_streams_nontemp(void **state)
 }
 
 /* The counters in their guest-visible order (the XML names xmem_l1_<name>). */
+/* A region's descriptor hints on the policy (errata P-208..P-211): STREAM and NONTEMP
+ * as instruction hints; WAYMASK only with WAY_PART; LOCK only with LINE_LOCK and
+ * LOCK_EN, best effort within ways - 1 per set, counted, never reported; line_sz as a
+ * block of lines (never below one line); soft-pinned lines are the last victims, then
+ * the lower qos, then LRU. REQ: XMEM-058 XMEM-089 */
+static void test_memctl_hints(void **state)
+{
+    (void)state;
+    xmem_cache c;
+    unsigned f;
+    assert_int_equal(xmem_cache_init(&c, CAP_DEFAULT, PARAMS(2, 6)), 0);
+    xmem_cache_memctl m = {XMEM_MEMCTL_L1_STREAM, 0, 0, 0, 0};
+    assert_int_equal(xmem_cache_memctl_hint(&m), XMEM_HINT_STREAM);
+    m.l1_hint = XMEM_MEMCTL_L1_NONTEMP;
+    assert_int_equal(xmem_cache_memctl_hint(&m), XMEM_HINT_NONTEMP);
+    m.l1_hint = XMEM_MEMCTL_L1_LOCK | (2u << XMEM_MEMCTL_L1_WAY_SHIFT);
+    assert_int_equal(xmem_cache_memctl_hint(&m), 0);
+    const uint64_t lock_en = UINT64_C(1) << 20, way_part = 0x10, line_lock = 0x20;
+    xmem_cache_pol p = xmem_cache_pol_all(&c);
+    xmem_cache_pol_memctl(&p, &c, &m, CAP_DEFAULT, lock_en);
+    assert_int_equal(p.waymask, 2);
+    assert_true(p.lock_fill);
+    p = xmem_cache_pol_all(&c);
+    xmem_cache_pol_memctl(&p, &c, &m, CAP_DEFAULT & ~(way_part | line_lock), lock_en);
+    assert_int_equal(p.waymask, 3);
+    assert_false(p.lock_fill);
+    xmem_cache_pol_memctl(&p, &c, &m, CAP_DEFAULT, 0);
+    assert_false(p.lock_fill);
+    /* line sizes over 64-byte lines: 128 = 2 lines, 64 and 32 = 1, 96 nothing */
+    const unsigned sizes[] = {128, 64, 32, 96, 256}, log2s[] = {1, 0, 0, 0, 0};
+    for (unsigned i = 0; i < 5; i++) {
+        m.line_sz = sizes[i];
+        xmem_cache_pol_memctl(&p, &c, &m, CAP_DEFAULT, 0);
+        assert_int_equal(p.fill_log2, log2s[i]);
+    }
+    /* locks: the second line of a 2-way set is refused (ways - 1 = 1), no return value */
+    p = xmem_cache_pol_all(&c);
+    p.lock_fill = true;
+    xmem_cache_set_policy(&c, &p);
+    xmem_cache_access(&c, 0x0, 8, false, 0);
+    xmem_cache_access(&c, 0x4000, 8, false, 0);
+    assert_int_equal(c.st.locked, 1);
+    assert_int_equal(c.st.lock_overflows, 1);
+    assert_true(xmem_cache_probe(&c, 0x0, &f));
+    assert_int_equal(f, XMEM_CACHE_V | XMEM_CACHE_L);
+    /* a block fill: one miss, two fills, the other line resident; a hit fills nothing */
+    xmem_cache_reset(&c);
+    p = xmem_cache_pol_all(&c);
+    p.fill_log2 = 1;
+    xmem_cache_set_policy(&c, &p);
+    xmem_cache_access(&c, 0x1c0, 8, true, 0);
+    assert_int_equal(c.st.misses, 1);
+    assert_int_equal(c.st.fills, 2);
+    assert_true(xmem_cache_probe(&c, 0x180, &f));
+    assert_int_equal(f, XMEM_CACHE_V); /* only the written line is dirty */
+    assert_true(xmem_cache_probe(&c, 0x1c0, &f));
+    assert_int_equal(f, XMEM_CACHE_V | XMEM_CACHE_D);
+    xmem_cache_access(&c, 0x180, 8, false, 0);
+    assert_int_equal(c.st.fills, 2);
+    /* victims: A pinned qos 0 (oldest), B qos 9, C qos 3 (newest); D evicts C (lowest
+     * qos of the unpinned), E then evicts B, A stays */
+    xmem_cache_reset(&c);
+    xmem_cache_fini(&c);
+    assert_int_equal(xmem_cache_init(&c, CAP_DEFAULT, PARAMS(4, 6)), 0);
+    const uint64_t set_step = (uint64_t)c.sets << 6;
+    p = xmem_cache_pol_all(&c);
+    p.pin_lo = 0;
+    p.pin_hi = 64;
+    xmem_cache_set_policy(&c, &p);
+    xmem_cache_access(&c, 0, 8, false, 0);
+    assert_true(xmem_cache_probe(&c, 0, &f));
+    assert_int_equal(f, XMEM_CACHE_V | XMEM_CACHE_P);
+    p = xmem_cache_pol_all(&c);
+    p.qos = 9;
+    xmem_cache_set_policy(&c, &p);
+    xmem_cache_access(&c, set_step, 8, false, 0);
+    p.qos = 3;
+    xmem_cache_set_policy(&c, &p);
+    xmem_cache_access(&c, 2 * set_step, 8, false, 0);
+    p.qos = 3;
+    xmem_cache_set_policy(&c, &p);
+    xmem_cache_access(&c, 3 * set_step, 8, false, 0); /* the set is full now */
+    xmem_cache_access(&c, 4 * set_step, 8, false, 0); /* evicts 2 * step (qos 3, older) */
+    assert_false(xmem_cache_probe(&c, 2 * set_step, &f));
+    assert_true(xmem_cache_probe(&c, 3 * set_step, &f));
+    xmem_cache_access(&c, 5 * set_step, 8, false, 0); /* evicts 3 * step */
+    xmem_cache_access(&c, 6 * set_step, 8, false, 0); /* evicts 4 * step */
+    xmem_cache_access(&c, 7 * set_step, 8, false, 0); /* evicts 5 * step */
+    p.qos = 0;
+    xmem_cache_set_policy(&c, &p);
+    xmem_cache_access(&c, 8 * set_step, 8, false, 0); /* qos 0 < 3: evicts 6 * step */
+    assert_false(xmem_cache_probe(&c, 6 * set_step, &f));
+    xmem_cache_access(&c, 9 * set_step, 8, false, 0); /* evicts 8 * step (qos 0) */
+    assert_false(xmem_cache_probe(&c, 8 * set_step, &f));
+    assert_true(xmem_cache_probe(&c, 0, &f));        /* pinned, oldest, qos 0 */
+    assert_true(xmem_cache_probe(&c, set_step, &f)); /* qos 9 */
+    /* a hit re-marks the line with the current policy: 0 loses its pin */
+    xmem_cache_access(&c, 0, 8, false, 0);
+    assert_true(xmem_cache_probe(&c, 0, &f));
+    assert_int_equal(f, XMEM_CACHE_V);
+    xmem_cache_fini(&c);
+}
+
 static void test_stat_order(void **state)
 {
     (void)state;
@@ -381,6 +484,7 @@ int main(void)
         cmocka_unit_test(test_prefetch_and_hints),
         cmocka_unit_test(test_policy),
         cmocka_unit_test(test_masks_streams_nontemp),
+        cmocka_unit_test(test_memctl_hints),
         cmocka_unit_test(test_stat_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

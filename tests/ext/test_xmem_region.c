@@ -219,6 +219,51 @@ static void test_apply(void **state)
     assert_int_equal(f->l.used[3], 0);
 }
 
+/* The cache hints a descriptor leaves on a region (errata P-208..P-211): non-zero
+ * l1_hint, qos, lds_softpin and a line_sz of 32/64/128 replace the region's; zero, other
+ * line sizes, l2_hint and lds_hint (P-212, P-213) leave it as it was; the attribute word
+ * never shows them. REQ: XMEM-058 XMEM-062 */
+static void test_cache_hints(void **state)
+{
+    fix *f = *state;
+    xmem_actor a = xmem_actor_of(&f->s, 0, 0);
+    uint8_t mc[XMEM_MEMCTL_BYTES];
+    uint64_t r1 = xmem_lds_alloc(&f->l, &f->s, 256, 0).addr;
+    memctl(mc, 0, 0, 0, 0, 0, 0);
+    mc[XMEM_MC_L1_HINT] = 0x0d; /* LOCK, NONTEMP, way 0 */
+    mc[XMEM_MC_LINE_SZ] = 128;
+    mc[XMEM_MC_QOS] = 0x34;
+    mc[XMEM_MC_QOS + 1] = 0x12;
+    mc[XMEM_MC_LDS_SOFTPIN] = 0x40;
+    mc[XMEM_MC_LDS_SOFTPIN + 7] = 0x80;
+    xmem_region_res r = xmem_region_apply(&f->l, r1, mc, &a, &f->s);
+    assert_int_equal(r.rd, RGN(1, 0, 0, 0, 1, 0));
+    const xmem_lds_blk *b = xmem_lds_at(&f->l, r1);
+    assert_int_equal(b->l1_hint, 0x0d);
+    assert_int_equal(b->line_sz, 128);
+    assert_int_equal(b->qos, 0x1234);
+    assert_int_equal(b->lds_softpin, UINT64_C(0x8000000000000040));
+    /* zeros, line_sz 96 and 192, l2/lds hints: nothing changes */
+    xmem_lds_blk before = *b;
+    for (unsigned line = 0; line <= 256; line += 96) {
+        memctl(mc, 0, 0, 0, 0, 0, 0);
+        mc[XMEM_MC_L2_HINT] = mc[XMEM_MC_LDS_HINT] = 0xff;
+        mc[XMEM_MC_LINE_SZ] = (uint8_t)line;
+        mc[XMEM_MC_LINE_SZ + 1] = (uint8_t)(line >> 8);
+        r = xmem_region_apply(&f->l, r1, mc, &a, &f->s);
+        assert_int_equal(r.rd, RGN(1, 0, 0, 0, 1, 0));
+        assert_memory_equal(&before, xmem_lds_at(&f->l, r1), sizeof before);
+    }
+    /* 32 and 64 are sizes */
+    memctl(mc, 0, 0, 0, 0, 0, 0);
+    mc[XMEM_MC_LINE_SZ] = 32;
+    xmem_region_apply(&f->l, r1, mc, &a, &f->s);
+    assert_int_equal(xmem_lds_at(&f->l, r1)->line_sz, 32);
+    mc[XMEM_MC_LINE_SZ] = 64;
+    xmem_region_apply(&f->l, r1, mc, &a, &f->s);
+    assert_int_equal(xmem_lds_at(&f->l, r1)->line_sz, 64);
+}
+
 /* hyb = 1: CL2 when allowed, HYB_FALLBK otherwise (class kept); without CLASS_PART the
  * class stays CL0 and mclass is ignored. */
 static void test_hyb_and_class_part(void **state)
@@ -249,6 +294,7 @@ int main(void)
         cmocka_unit_test(test_deny_security),
         cmocka_unit_test_setup_teardown(test_actor_of, setup, teardown),
         cmocka_unit_test_setup_teardown(test_find, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cache_hints, setup, teardown),
         cmocka_unit_test_setup_teardown(test_apply, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hyb_and_class_part, setup, teardown),
     };

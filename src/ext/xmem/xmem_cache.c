@@ -24,8 +24,9 @@ int xmem_cache_init(xmem_cache *c, uint64_t xmem_cap, uint64_t params)
     c->tag = calloc(n, sizeof *c->tag);
     c->flag = calloc(n, sizeof *c->flag);
     c->age = calloc(n, sizeof *c->age);
+    c->qos = calloc(n, sizeof *c->qos);
     c->nlocked = calloc(c->sets, sizeof *c->nlocked);
-    if (!c->tag || !c->flag || !c->age || !c->nlocked) {
+    if (!c->tag || !c->flag || !c->age || !c->qos || !c->nlocked) {
         xmem_cache_fini(c);
         return -1;
     }
@@ -97,6 +98,28 @@ void xmem_cache_pol_sprof(xmem_cache_pol *p, uint64_t sprof)
     p->nontemp = (sprof & CAP_XMEM_SPROF0_NT_POLICY_MASK) != 0;
 }
 
+unsigned xmem_cache_memctl_hint(const xmem_cache_memctl *m)
+{
+    return ((m->l1_hint & XMEM_MEMCTL_L1_STREAM) ? XMEM_HINT_STREAM : 0) |
+           ((m->l1_hint & XMEM_MEMCTL_L1_NONTEMP) ? XMEM_HINT_NONTEMP : 0);
+}
+
+void xmem_cache_pol_memctl(xmem_cache_pol *p, const xmem_cache *c, const xmem_cache_memctl *m,
+                           uint64_t xmem_cap, uint64_t l1cfg)
+{
+    uint64_t ways = m->l1_hint >> XMEM_MEMCTL_L1_WAY_SHIFT;
+    if (ways && (xmem_cap & CAP_XMEM_CAP_WAY_PART_MASK)) p->waymask &= ways;
+    p->lock_fill = (m->l1_hint & XMEM_MEMCTL_L1_LOCK) && (xmem_cap & CAP_XMEM_CAP_LINE_LOCK_MASK) &&
+                   (l1cfg & CAP_XMEM_L1CFG_LOCK_EN_MASK);
+    /* 32, 64 or 128 bytes; a size at or below the line changes nothing (no sectors). */
+    p->fill_log2 = 0;
+    for (unsigned lg = c->line_log2 + 1; lg <= 7; lg++)
+        if (m->line_sz == 1u << lg) p->fill_log2 = lg - c->line_log2;
+    p->qos = (uint16_t)m->qos;
+    p->pin_lo = m->pin_lo;
+    p->pin_hi = m->pin_hi;
+}
+
 void xmem_cache_set_policy(xmem_cache *c, const xmem_cache_pol *p)
 {
     c->pol = *p;
@@ -107,9 +130,11 @@ void xmem_cache_fini(xmem_cache *c)
     free(c->tag);
     free(c->flag);
     free(c->age);
+    free(c->qos);
     free(c->nlocked);
     c->tag = c->age = NULL;
     c->flag = NULL;
+    c->qos = NULL;
     c->nlocked = NULL;
     c->sets = c->ways = 0;
 }
@@ -120,6 +145,7 @@ void xmem_cache_reset(xmem_cache *c)
     if (n) {
         memset(c->flag, 0, n * sizeof *c->flag);
         memset(c->age, 0, n * sizeof *c->age);
+        memset(c->qos, 0, n * sizeof *c->qos);
         memset(c->nlocked, 0, c->sets * sizeof *c->nlocked);
     }
     c->clock = 0;
@@ -159,10 +185,31 @@ bool xmem_cache_probe(const xmem_cache *c, uint64_t a, unsigned *flags)
     return true;
 }
 
-/* Makes line ln resident under the current policy (LRU victim among the unlocked ways
- * of its way mask; an invalid one first) and returns its index; *hit = whether it
- * already was. SIZE_MAX (a bypass, nothing changes) when it is missing and the policy
- * does not allocate or leaves no usable way. Needs sets > 0. */
+/* Whether way j is a better victim than way v (SIZE_MAX = none yet): an unpinned line
+ * before a soft-pinned one, then the lower qos, then the older (errata P-210, P-211). */
+static bool better_victim(const xmem_cache *c, size_t j, size_t v)
+{
+    if (v == SIZE_MAX) return true;
+    unsigned pj = c->flag[j] & XMEM_CACHE_P, pv = c->flag[v] & XMEM_CACHE_P;
+    if (pj != pv) return pv != 0;
+    if (c->qos[j] != c->qos[v]) return c->qos[j] < c->qos[v];
+    return c->age[j] < c->age[v];
+}
+
+/* The policy's marks on the line at index i (line number ln) that it made resident or
+ * hit: its qos and whether it lies in the soft-pinned range. */
+static void mark(xmem_cache *c, size_t i, uint64_t ln)
+{
+    uint64_t la = ln << c->line_log2;
+    bool pin = la >= c->pol.pin_lo && la < c->pol.pin_hi;
+    c->qos[i] = c->pol.qos;
+    c->flag[i] = (uint8_t)(pin ? c->flag[i] | XMEM_CACHE_P : c->flag[i] & ~XMEM_CACHE_P);
+}
+
+/* Makes line ln resident under the current policy (among the unlocked ways of its way
+ * mask: an invalid one first, else the better_victim) and returns its index; *hit =
+ * whether it already was. SIZE_MAX (a bypass, nothing changes) when it is missing and
+ * the policy does not allocate or leaves no usable way. Needs sets > 0. */
 static size_t touch(xmem_cache *c, uint64_t ln, bool *hit)
 {
     unsigned s = (unsigned)(ln & (c->sets - 1));
@@ -171,6 +218,7 @@ static size_t touch(xmem_cache *c, uint64_t ln, bool *hit)
     *hit = w >= 0;
     if (w >= 0) {
         i = base + (unsigned)w;
+        mark(c, i, ln);
         if (c->pol.nontemp) return i; /* a non-temporal hit does not refresh the line */
     } else {
         size_t victim = SIZE_MAX;
@@ -181,8 +229,7 @@ static size_t touch(xmem_cache *c, uint64_t ln, bool *hit)
                 victim = j;
                 break;
             }
-            if (!(c->flag[j] & XMEM_CACHE_L) && (victim == SIZE_MAX || c->age[j] < c->age[victim]))
-                victim = j;
+            if (!(c->flag[j] & XMEM_CACHE_L) && better_victim(c, j, victim)) victim = j;
         }
         if (victim == SIZE_MAX) {
             c->st.bypasses++;
@@ -195,6 +242,7 @@ static size_t touch(xmem_cache *c, uint64_t ln, bool *hit)
         }
         c->tag[i] = ln;
         c->flag[i] = XMEM_CACHE_V;
+        mark(c, i, ln);
         c->st.fills++;
         if (c->pol.nontemp) {
             /* the next victim of its set: older than every other line */
@@ -223,6 +271,29 @@ static bool line_range(const xmem_cache *c, uint64_t a, uint64_t n, uint64_t *fi
     return true;
 }
 
+/* A descriptor's LOCK on the resident line at index i of set s: best effort, within the
+ * ways - 1 locks per set of xmem.cctl lock; a lock not taken is counted, never an event
+ * (a hint changes no architectural state, XMEM 5.3). */
+static void lock_fill(xmem_cache *c, size_t i, unsigned s)
+{
+    if (c->flag[i] & XMEM_CACHE_L) return;
+    if (c->nlocked[s] >= c->ways - 1) {
+        c->st.lock_overflows++;
+        return;
+    }
+    c->flag[i] |= XMEM_CACHE_L;
+    c->nlocked[s]++;
+    c->st.locked++;
+}
+
+/* Line ln made resident by a demand access (touch), with the descriptor's LOCK. */
+static size_t place(xmem_cache *c, uint64_t ln, bool *hit)
+{
+    size_t i = touch(c, ln, hit);
+    if (i != SIZE_MAX && c->pol.lock_fill) lock_fill(c, i, (unsigned)(ln & (c->sets - 1)));
+    return i;
+}
+
 void xmem_cache_access(xmem_cache *c, uint64_t a, unsigned n, bool store, unsigned hint)
 {
     count_hints(c, hint);
@@ -230,12 +301,18 @@ void xmem_cache_access(xmem_cache *c, uint64_t a, unsigned n, bool store, unsign
     if (!c->sets || !line_range(c, a, n, &f, &l)) return;
     for (uint64_t ln = f;; ln++) {
         bool hit;
-        size_t i = touch(c, ln, &hit);
+        size_t i = place(c, ln, &hit);
         if (hit)
             c->st.hits++;
         else
             c->st.misses++;
         if (store && i != SIZE_MAX) c->flag[i] |= XMEM_CACHE_D;
+        /* line_sz larger than the line: a filling miss brings the aligned block (P-209) */
+        uint64_t blk = ln >> c->pol.fill_log2 << c->pol.fill_log2;
+        for (uint64_t k = 0; !hit && i != SIZE_MAX && k < (UINT64_C(1) << c->pol.fill_log2); k++) {
+            bool h2;
+            if (blk + k != ln) (void)place(c, blk + k, &h2);
+        }
         if (ln == l) break;
     }
 }
@@ -267,7 +344,7 @@ void xmem_cache_prefetch(xmem_cache *c, uint64_t a, uint64_t n, unsigned hint,
         c->st.prefetches++;
         if (!ok || ok(ctx, la)) {
             bool hit;
-            (void)touch(c, ln, &hit);
+            (void)place(c, ln, &hit);
         }
         if (ln == l) break;
     }

@@ -8,10 +8,11 @@
  * XMEM_CACHE_L1_BYTES, so sets = XMEM_CACHE_L1_BYTES / (ways * line) rounded down to a
  * power of two, at least 1. No L1 (CAP.XMEM.CAP.L1 = 0 or L1_WAYS = 0): sets = 0, nothing
  * is ever resident and every lock overflows. Set index = line number mod sets.
- * Replacement: LRU among the unlocked ways of the set that the access's policy allows
- * (the class's CLSMAP way mask); lookups hit in any way. Locks: at most ways - 1 locked
- * lines per set. An access whose allowed ways are all locked (or empty), or that asks not
- * to allocate (L2_ONLY), bypasses: it is looked up but fills nothing.
+ * Replacement: among the unlocked ways of the set that the access's policy allows (the
+ * class's CLSMAP way mask, narrowed by a descriptor's WAYMASK): an invalid way, else the
+ * way with the lowest (soft-pinned, qos, LRU age) rank; lookups hit in any way. Locks: at most ways
+ * - 1 locked lines per set. An access whose allowed ways are all locked (or empty), or that asks
+ * not to allocate (L2_ONLY), bypasses: it is looked up but fills nothing.
  *
  * The policy (xmem_cache_pol) is what the unit latched at the instruction boundary: the
  * way mask of the active class, the hints and the stream profile (XMEM 5.3, errata Q-54).
@@ -62,13 +63,35 @@ typedef struct {
     bool nontemp;           /* fills become the next victim */
     unsigned stream_depth;  /* lines fetched ahead after the access (PF_DEPTH) */
     uint64_t stream_stride; /* bytes between them (STRIDE; 0 = one line) */
+    /* From the XPHMG_MEMCTL of the region the access lies in (errata P-208..P-211): */
+    bool lock_fill;     /* lines it makes resident are locked, best effort (no event) */
+    unsigned fill_log2; /* a demand miss fills the aligned 2^fill_log2-line block */
+    uint16_t qos;       /* replacement priority of the lines it makes resident */
+    uint64_t pin_lo;    /* lines in [pin_lo, pin_hi) are soft-pinned: evicted only */
+    uint64_t pin_hi;    /* when every other candidate way is pinned too */
 } xmem_cache_pol;
+
+/* The cache hints of a region's XPHMG_MEMCTL (XMEM 4.3): l1_hint (LOCK 0, STREAM 1,
+ * NONTEMP 2, WAYMASK 7:3), line_sz in bytes, qos, and the soft-pinned byte range
+ * [pin_lo, pin_hi) (the region's first lds_softpin bytes). */
+typedef struct {
+    unsigned l1_hint;
+    unsigned line_sz;
+    unsigned qos;
+    uint64_t pin_lo, pin_hi;
+} xmem_cache_memctl;
+
+#define XMEM_MEMCTL_L1_LOCK      0x01u
+#define XMEM_MEMCTL_L1_STREAM    0x02u
+#define XMEM_MEMCTL_L1_NONTEMP   0x04u
+#define XMEM_MEMCTL_L1_WAY_SHIFT 3u
 
 typedef struct {
     unsigned sets, ways, line_log2;
     uint64_t *tag;     /* sets * ways line numbers (address >> line_log2) */
     uint8_t *flag;     /* XMEM_CACHE_V / _D / _L per way */
     uint64_t *age;     /* LRU stamp per way (larger = more recent) */
+    uint16_t *qos;     /* replacement priority per way (MEMCTL qos of its last user) */
     unsigned *nlocked; /* locked lines per set */
     uint64_t clock;
     xmem_cache_stats st;
@@ -78,6 +101,7 @@ typedef struct {
 #define XMEM_CACHE_V 1u /* valid */
 #define XMEM_CACHE_D 2u /* dirty */
 #define XMEM_CACHE_L 4u /* locked */
+#define XMEM_CACHE_P 8u /* soft-pinned (MEMCTL lds_softpin) */
 
 /* Geometry from CAP.XMEM.CAP (bit L1) and CAP.XMEM.PARAMS (L1_WAYS, L1_LINE_LOG2);
  * empty. -1 when the host cannot allocate (then c holds nothing to free). */
@@ -102,6 +126,16 @@ xmem_cache_pol xmem_cache_policy(const xmem_cache *c, uint64_t xmem_cap, uint64_
  * PF_DEPTH 23:16, NT_POLICY 27:24, non-zero = non-temporal): for engines whose
  * descriptor selects SPROFn (MEMCTL.sprof_id != 0, XMEM 5.3). */
 void xmem_cache_pol_sprof(xmem_cache_pol *p, uint64_t sprof);
+/* The instruction hint bits a region's l1_hint adds (STREAM, NONTEMP): the region's
+ * accesses behave as if the instruction carried them (errata P-208). */
+unsigned xmem_cache_memctl_hint(const xmem_cache_memctl *m);
+/* The rest of a region's descriptor hints (errata P-208..P-211), applied to a policy
+ * built by xmem_cache_policy: WAYMASK (with WAY_PART) narrows the fill ways to the named
+ * ways 0-4, LOCK (with LINE_LOCK and L1CFG.LOCK_EN) locks what is made resident, line_sz
+ * 2^k x the line fills that block on a demand miss, qos and the pinned range rank the
+ * victims. */
+void xmem_cache_pol_memctl(xmem_cache_pol *p, const xmem_cache *c, const xmem_cache_memctl *m,
+                           uint64_t xmem_cap, uint64_t l1cfg);
 /* Latches p as the policy of the following calls (the unit: once per instruction). */
 void xmem_cache_set_policy(xmem_cache *c, const xmem_cache_pol *p);
 

@@ -43,6 +43,11 @@ typedef struct {
     uint8_t sec;         /* security tag 0 public, 1 trusted, 2 secure (XMEM 8.1) */
     uint8_t sprof;       /* streaming profile id 0-3 */
     uint8_t hyb;         /* 1 = hybrid region (MEMCTL.hyb) */
+    /* Cache hints of its XPHMG_MEMCTL (errata P-208..P-211), 0 = none. */
+    uint8_t l1_hint;      /* LOCK 0, STREAM 1, NONTEMP 2, WAYMASK 7:3 */
+    uint16_t line_sz;     /* 32, 64 or 128 bytes */
+    uint16_t qos;         /* replacement priority of its lines */
+    uint64_t lds_softpin; /* its first lds_softpin bytes are soft-pinned in the L1 */
 } xmem_lds_blk;
 
 typedef struct {

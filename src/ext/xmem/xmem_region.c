@@ -11,6 +11,14 @@ static bool dom_supported(unsigned d)
     return (d >= 1 && d <= 6) || d == XMEM_DOM_ALL; /* errata Q-40 */
 }
 
+uint64_t xmem_memctl_field(const uint8_t mc[XMEM_MEMCTL_BYTES], unsigned off, unsigned bytes)
+{
+    uint64_t v = 0;
+    for (unsigned k = 0; k < bytes; k++)
+        v |= (uint64_t)mc[off + k] << (8 * k);
+    return v;
+}
+
 xmem_actor xmem_actor_of(const cap_snap *s, unsigned dom, unsigned sec)
 {
     return xmem_actor_from(cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_CAP),
@@ -93,6 +101,14 @@ xmem_region_res xmem_region_apply(xmem_lds *l, uint64_t base, const uint8_t mc[X
         (unsigned)((params & CAP_XMEM_PARAMS_MAX_SPROF_MASK) >> CAP_XMEM_PARAMS_MAX_SPROF_SHIFT);
     if ((xcap & CAP_XMEM_CAP_STREAM_PROF_MASK) && sprof >= 1 && sprof <= max_sprof && sprof <= 3)
         nb.sprof = (uint8_t)sprof;
+    /* Cache hints (errata P-208..P-211): never an attribute of the word, never data. */
+    if (mc[XMEM_MC_L1_HINT]) nb.l1_hint = mc[XMEM_MC_L1_HINT];
+    unsigned line_sz = (unsigned)xmem_memctl_field(mc, XMEM_MC_LINE_SZ, 2);
+    if (line_sz == 32 || line_sz == 64 || line_sz == 128) nb.line_sz = (uint16_t)line_sz;
+    unsigned qos = (unsigned)xmem_memctl_field(mc, XMEM_MC_QOS, 2);
+    if (qos) nb.qos = (uint16_t)qos;
+    uint64_t softpin = xmem_memctl_field(mc, XMEM_MC_LDS_SOFTPIN, 8);
+    if (softpin) nb.lds_softpin = softpin;
     /* Class: a supported mclass wins; else hyb = 1 asks for CL2 (XMEM 4.3), which the
      * HYB_FALLBK rule may refuse. Without CLASS_PART every region stays CL0. */
     bool class_part = (xcap & CAP_XMEM_CAP_CLASS_PART_MASK) != 0;

@@ -48,6 +48,9 @@ enum {
     XMEM_MC_RSV0 = 20, /* TIER = bits 1:0 */
 };
 
+/* The 16- and 64-bit little-endian MEMCTL fields at byte offset off. */
+uint64_t xmem_memctl_field(const uint8_t mc[XMEM_MEMCTL_BYTES], unsigned off, unsigned bytes);
+
 /* Who makes an access and under which policy. */
 typedef struct {
     unsigned dom; /* effective domain (errata Q-40 code, 0 taken as CPU) */
@@ -87,7 +90,9 @@ typedef struct {
 /* `xmem.region` with a descriptor: applies the XPHMG_MEMCTL mc to the region whose base
  * is base, on behalf of actor a (who must pass the region's security check), under s.
  * Every non-zero supported field overrides the region's attribute, zero or unsupported
- * fields keep it (N-5, XMEM 4.3 "ignored safely"); a tier the region's partition cannot
+ * fields keep it (N-5, XMEM 4.3 "ignored safely"): l1_hint, line_sz (32/64/128), qos and
+ * lds_softpin are kept as the region's cache hints (errata P-208..P-211), l2_hint and
+ * lds_hint have nothing here to act on (P-212, P-213); a tier the region's partition cannot
  * hold refuses the whole descriptor (XMEM 3.2.5). Refused: rd = 0, nothing changes. */
 xmem_region_res xmem_region_apply(xmem_lds *l, uint64_t base, const uint8_t mc[XMEM_MEMCTL_BYTES],
                                   const xmem_actor *a, const cap_snap *s);

@@ -507,14 +507,26 @@ static void latch_policy(xmem_unit *u, unsigned hint, uint64_t a)
     cap_snap s;
     cap_snapshot(&u->cap->cap, &s);
     uint64_t xcap = cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_CAP);
-    xmem_cache_pol p = xmem_cache_policy(&u->l1, xcap, cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_L1CFG),
-                                         cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_CLSMAP),
-                                         cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_STREAM_CTL), hint);
+    uint64_t l1cfg = cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_L1CFG);
     const xmem_lds_blk *b = xmem_lds_find(&u->lds, a);
+    xmem_cache_memctl mc = {0, 0, 0, 0, 0};
+    if (b) {
+        /* The region's descriptor hints (errata P-208..P-211). */
+        mc.l1_hint = b->l1_hint;
+        mc.line_sz = b->line_sz;
+        mc.qos = b->qos;
+        mc.pin_lo = b->base;
+        mc.pin_hi = b->base + (b->lds_softpin < b->size ? b->lds_softpin : b->size);
+        hint |= xmem_cache_memctl_hint(&mc);
+    }
+    xmem_cache_pol p =
+        xmem_cache_policy(&u->l1, xcap, l1cfg, cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_CLSMAP),
+                          cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_STREAM_CTL), hint);
     if ((hint & XMEM_HINT_STREAM) && (xcap & CAP_XMEM_CAP_STREAM_PROF_MASK) && b && b->sprof) {
         xmem_cache_pol_sprof(&p, cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_SPROF0 + b->sprof));
         p.nontemp = p.nontemp && (xcap & CAP_XMEM_CAP_NONTEMP_MASK);
     }
+    xmem_cache_pol_memctl(&p, &u->l1, &mc, xcap, l1cfg);
     xmem_cache_set_policy(&u->l1, &p);
 }
 
