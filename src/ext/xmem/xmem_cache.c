@@ -6,6 +6,7 @@
 
 #include "xphmg_csr.h"
 
+/* REQ: XMEM-098 XMEM-086 */
 int xmem_cache_init(xmem_cache *c, uint64_t xmem_cap, uint64_t params)
 {
     memset(c, 0, sizeof *c);
@@ -41,11 +42,13 @@ static const char *const stat_names[XMEM_CACHE_NSTATS] = {
     "hint_l1_only", "hint_l2_only",  "hint_lds_pref",  "hint_nontemp",
     "hint_lock",    "hint_stream"};
 
+/* REQ: XMEM-089 */
 const char *xmem_cache_stat_name(unsigned i)
 {
     return i < XMEM_CACHE_NSTATS ? stat_names[i] : NULL;
 }
 
+/* REQ: XMEM-089 */
 uint64_t xmem_cache_stat(const xmem_cache_stats *st, unsigned i)
 {
     const uint64_t v[XMEM_CACHE_NSTATS] = {
@@ -57,6 +60,7 @@ uint64_t xmem_cache_stat(const xmem_cache_stats *st, unsigned i)
     return i < XMEM_CACHE_NSTATS ? v[i] : 0;
 }
 
+/* REQ: XMEM-086 */
 xmem_cache_pol xmem_cache_pol_all(const xmem_cache *c)
 {
     xmem_cache_pol p = {0};
@@ -64,6 +68,7 @@ xmem_cache_pol xmem_cache_pol_all(const xmem_cache *c)
     return p;
 }
 
+/* REQ: XMEM-086 XMEM-051 XMEM-050 XMEM-055 XMEM-089 XMEM-041 XMEM-038 XMEM-101 XMEM-090 */
 xmem_cache_pol xmem_cache_policy(const xmem_cache *c, uint64_t xmem_cap, uint64_t l1cfg,
                                  uint64_t clsmap, uint64_t stream_ctl, unsigned hint)
 {
@@ -90,6 +95,7 @@ xmem_cache_pol xmem_cache_policy(const xmem_cache *c, uint64_t xmem_cap, uint64_
     return p;
 }
 
+/* REQ: XMEM-087 XMEM-055 XMEM-135 XMEM-059 */
 void xmem_cache_pol_sprof(xmem_cache_pol *p, uint64_t sprof)
 {
     p->stream_stride = (sprof & CAP_XMEM_SPROF0_STRIDE_MASK) >> CAP_XMEM_SPROF0_STRIDE_SHIFT;
@@ -98,12 +104,14 @@ void xmem_cache_pol_sprof(xmem_cache_pol *p, uint64_t sprof)
     p->nontemp = (sprof & CAP_XMEM_SPROF0_NT_POLICY_MASK) != 0;
 }
 
+/* REQ: XMEM-058 XMEM-089 XMEM-091 */
 unsigned xmem_cache_memctl_hint(const xmem_cache_memctl *m)
 {
     return ((m->l1_hint & XMEM_MEMCTL_L1_STREAM) ? XMEM_HINT_STREAM : 0) |
            ((m->l1_hint & XMEM_MEMCTL_L1_NONTEMP) ? XMEM_HINT_NONTEMP : 0);
 }
 
+/* REQ: XMEM-058 XMEM-089 XMEM-091 */
 void xmem_cache_pol_memctl(xmem_cache_pol *p, const xmem_cache *c, const xmem_cache_memctl *m,
                            uint64_t xmem_cap, uint64_t l1cfg)
 {
@@ -120,6 +128,7 @@ void xmem_cache_pol_memctl(xmem_cache_pol *p, const xmem_cache *c, const xmem_ca
     p->pin_hi = m->pin_hi;
 }
 
+/* REQ: XMEM-089 XMEM-086 */
 void xmem_cache_set_policy(xmem_cache *c, const xmem_cache_pol *p)
 {
     c->pol = *p;
@@ -139,6 +148,7 @@ void xmem_cache_fini(xmem_cache *c)
     c->sets = c->ways = 0;
 }
 
+/* REQ: XMEM-098 */
 void xmem_cache_reset(xmem_cache *c)
 {
     size_t n = (size_t)c->sets * c->ways;
@@ -153,17 +163,20 @@ void xmem_cache_reset(xmem_cache *c)
     c->pol = xmem_cache_pol_all(c);
 }
 
+/* REQ: XMEM-098 XMEM-086 */
 unsigned xmem_cache_set_of(const xmem_cache *c, uint64_t a)
 {
     return c->sets ? (unsigned)((a >> c->line_log2) & (c->sets - 1)) : 0;
 }
 
+/* REQ: XMEM-098 */
 unsigned xmem_cache_locked_in(const xmem_cache *c, unsigned s)
 {
     return s < c->sets ? c->nlocked[s] : 0;
 }
 
 /* The way of set s holding line ln, or -1. */
+/* REQ: XMEM-098 XMEM-086 */
 static int find(const xmem_cache *c, unsigned s, uint64_t ln)
 {
     for (unsigned w = 0; w < c->ways; w++) {
@@ -173,6 +186,7 @@ static int find(const xmem_cache *c, unsigned s, uint64_t ln)
     return -1;
 }
 
+/* REQ: XMEM-098 XMEM-086 */
 bool xmem_cache_probe(const xmem_cache *c, uint64_t a, unsigned *flags)
 {
     *flags = 0;
@@ -187,6 +201,7 @@ bool xmem_cache_probe(const xmem_cache *c, uint64_t a, unsigned *flags)
 
 /* Whether way j is a better victim than way v (SIZE_MAX = none yet): an unpinned line
  * before a soft-pinned one, then the lower qos, then the older (errata P-210, P-211). */
+/* REQ: XMEM-058 XMEM-089 */
 static bool better_victim(const xmem_cache *c, size_t j, size_t v)
 {
     if (v == SIZE_MAX) return true;
@@ -198,6 +213,7 @@ static bool better_victim(const xmem_cache *c, size_t j, size_t v)
 
 /* The policy's marks on the line at index i (line number ln) that it made resident or
  * hit: its qos and whether it lies in the soft-pinned range. */
+/* REQ: XMEM-058 XMEM-089 */
 static void mark(xmem_cache *c, size_t i, uint64_t ln)
 {
     uint64_t la = ln << c->line_log2;
@@ -210,6 +226,7 @@ static void mark(xmem_cache *c, size_t i, uint64_t ln)
  * mask: an invalid one first, else the better_victim) and returns its index; *hit =
  * whether it already was. SIZE_MAX (a bypass, nothing changes) when it is missing and
  * the policy does not allocate or leaves no usable way. Needs sets > 0. */
+/* REQ: XMEM-086 XMEM-089 XMEM-098 */
 static size_t touch(xmem_cache *c, uint64_t ln, bool *hit)
 {
     unsigned s = (unsigned)(ln & (c->sets - 1));
@@ -255,6 +272,7 @@ static size_t touch(xmem_cache *c, uint64_t ln, bool *hit)
     return i;
 }
 
+/* REQ: XMEM-089 */
 static void count_hints(xmem_cache *c, unsigned hint)
 {
     for (unsigned b = 0; b < 6; b++)
@@ -262,6 +280,7 @@ static void count_hints(xmem_cache *c, unsigned hint)
 }
 
 /* First and last line numbers of [a, a + n), clamped at 2^64; false when n = 0. */
+/* REQ: XMEM-098 */
 static bool line_range(const xmem_cache *c, uint64_t a, uint64_t n, uint64_t *first, uint64_t *last)
 {
     if (n == 0) return false;
@@ -274,6 +293,7 @@ static bool line_range(const xmem_cache *c, uint64_t a, uint64_t n, uint64_t *fi
 /* A descriptor's LOCK on the resident line at index i of set s: best effort, within the
  * ways - 1 locks per set of xmem.cctl lock; a lock not taken is counted, never an event
  * (a hint changes no architectural state, XMEM 5.3). */
+/* REQ: XMEM-058 XMEM-089 */
 static void lock_fill(xmem_cache *c, size_t i, unsigned s)
 {
     if (c->flag[i] & XMEM_CACHE_L) return;
@@ -287,6 +307,7 @@ static void lock_fill(xmem_cache *c, size_t i, unsigned s)
 }
 
 /* Line ln made resident by a demand access (touch), with the descriptor's LOCK. */
+/* REQ: XMEM-058 XMEM-089 */
 static size_t place(xmem_cache *c, uint64_t ln, bool *hit)
 {
     size_t i = touch(c, ln, hit);
@@ -294,6 +315,7 @@ static size_t place(xmem_cache *c, uint64_t ln, bool *hit)
     return i;
 }
 
+/* REQ: XMEM-096 XMEM-089 XMEM-086 XMEM-058 */
 void xmem_cache_access(xmem_cache *c, uint64_t a, unsigned n, bool store, unsigned hint)
 {
     count_hints(c, hint);
@@ -317,6 +339,7 @@ void xmem_cache_access(xmem_cache *c, uint64_t a, unsigned n, bool store, unsign
     }
 }
 
+/* REQ: XMEM-087 XMEM-055 XMEM-038 XMEM-135 */
 void xmem_cache_stream(xmem_cache *c, uint64_t a, bool (*ok)(void *ctx, uint64_t line_addr),
                        void *ctx)
 {
@@ -332,6 +355,7 @@ void xmem_cache_stream(xmem_cache *c, uint64_t a, bool (*ok)(void *ctx, uint64_t
     }
 }
 
+/* REQ: XMEM-097 XMEM-098 */
 void xmem_cache_prefetch(xmem_cache *c, uint64_t a, uint64_t n, unsigned hint,
                          bool (*ok)(void *ctx, uint64_t line_addr), void *ctx)
 {
@@ -351,6 +375,7 @@ void xmem_cache_prefetch(xmem_cache *c, uint64_t a, uint64_t n, unsigned hint,
 }
 
 /* Applies op to every resident line of [a, a + n): 0 inv, 1 flush, 2 unlock. */
+/* REQ: XMEM-098 */
 static void each_resident(xmem_cache *c, uint64_t a, uint64_t n, int op)
 {
     uint64_t f, l;
@@ -376,21 +401,25 @@ static void each_resident(xmem_cache *c, uint64_t a, uint64_t n, int op)
     }
 }
 
+/* REQ: XMEM-098 */
 void xmem_cache_inv(xmem_cache *c, uint64_t a, uint64_t n)
 {
     each_resident(c, a, n, 0);
 }
 
+/* REQ: XMEM-098 */
 void xmem_cache_flush(xmem_cache *c, uint64_t a, uint64_t n)
 {
     each_resident(c, a, n, 1);
 }
 
+/* REQ: XMEM-098 */
 void xmem_cache_unlock(xmem_cache *c, uint64_t a, uint64_t n)
 {
     each_resident(c, a, n, 2);
 }
 
+/* REQ: XMEM-098 XMEM-086 */
 bool xmem_cache_lock(xmem_cache *c, uint64_t a, uint64_t n)
 {
     uint64_t f, l;

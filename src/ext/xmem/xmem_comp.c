@@ -6,6 +6,7 @@
 
 #include "xphmg_csr.h"
 
+/* REQ: XMEM-103 XMEM-088 XMEM-138 */
 xmem_comp_cfg xmem_comp_config(uint64_t comp_ctl, unsigned cmode)
 {
     xmem_comp_cfg c;
@@ -22,6 +23,7 @@ xmem_comp_cfg xmem_comp_config(uint64_t comp_ctl, unsigned cmode)
 }
 
 /* What every access checks first: a supported format and sizes within the limit. */
+/* REQ: XMEM-103 XMEM-088 XMEM-138 */
 static int usable(const xmem_comp_cfg *c, size_t n, size_t cap)
 {
     if (n > XMEM_COMP_MAX_BYTES || cap > XMEM_COMP_MAX_BYTES) return 0;
@@ -30,6 +32,7 @@ static int usable(const xmem_comp_cfg *c, size_t n, size_t cap)
 }
 
 /* The raw format: a copy that must fit. */
+/* REQ: XMEM-103 XMEM-088 XMEM-138 */
 static size_t copy_raw(const void *src, size_t n, void *dst, size_t cap)
 {
     if (n > cap) return XMEM_COMP_FAIL;
@@ -37,6 +40,7 @@ static size_t copy_raw(const void *src, size_t n, void *dst, size_t cap)
     return n;
 }
 
+/* REQ: XMEM-103 XMEM-088 XMEM-138 */
 size_t xmem_comp_decode(const xmem_comp_cfg *c, const void *src, size_t n, void *dst, size_t cap)
 {
     if (!usable(c, n, cap)) return XMEM_COMP_FAIL;
@@ -52,6 +56,7 @@ size_t xmem_comp_decode(const xmem_comp_cfg *c, const void *src, size_t n, void 
     return ZSTD_isError(r) ? XMEM_COMP_FAIL : r;
 }
 
+/* REQ: XMEM-103 XMEM-088 XMEM-138 */
 size_t xmem_comp_encode(const xmem_comp_cfg *c, const void *src, size_t n, void *dst, size_t cap)
 {
     if (!usable(c, n, cap)) return XMEM_COMP_FAIL;

@@ -6,6 +6,7 @@
 
 #include "xphmg_csr.h"
 
+/* REQ: XMEM-085 XMEM-014 XMEM-015 */
 void xmem_lds_geometry(uint64_t xmem_cap, uint64_t params, uint64_t tier_lds, uint64_t *size,
                        uint64_t *t0_size)
 {
@@ -16,6 +17,7 @@ void xmem_lds_geometry(uint64_t xmem_cap, uint64_t params, uint64_t tier_lds, ui
     *t0_size = (t0 < kib ? t0 : kib) << 10;
 }
 
+/* REQ: XMEM-092 XMEM-085 */
 void xmem_lds_init(xmem_lds *l, uint64_t size, uint64_t t0_size)
 {
     memset(l, 0, sizeof *l);
@@ -24,6 +26,7 @@ void xmem_lds_init(xmem_lds *l, uint64_t size, uint64_t t0_size)
     l->t0_size = t0_size < size ? t0_size : size;
 }
 
+/* REQ: XMEM-092 */
 void xmem_lds_reset(xmem_lds *l)
 {
     l->n = 0;
@@ -37,6 +40,7 @@ void xmem_lds_fini(xmem_lds *l)
     l->n = l->cap = 0;
 }
 
+/* REQ: XMEM-078 XMEM-036 */
 unsigned xmem_lds_class(const cap_snap *s, unsigned flags)
 {
     /* Errata Q-41: the MCLASS override when MCLASS_EN, else L1CFG.ACTIVE_CLASS; without
@@ -51,6 +55,7 @@ unsigned xmem_lds_class(const cap_snap *s, unsigned flags)
 
 /* Soft budgets (errata Q-50): CLn_KIB, 0 = unlimited; going over one succeeds and sets
  * BUDGET_OVF. */
+/* REQ: XMEM-054 XMEM-079 XMEM-053 */
 static uint64_t over_budget(const xmem_lds *l, unsigned cls, const cap_snap *s)
 {
     uint64_t budget = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_LDS_BUDGET);
@@ -61,6 +66,7 @@ static uint64_t over_budget(const xmem_lds *l, unsigned cls, const cap_snap *s)
 /* First fit in address order in [lo, hi): the lowest base aligned to `align` such that
  * [base, base + size) lies in a gap between live allocations. Returns the base and the
  * index where the new block goes in the sorted list; false when nothing fits. */
+/* REQ: XMEM-092 XMEM-085 XMEM-148 XMEM-151 */
 static bool first_fit(const xmem_lds *l, uint64_t lo, uint64_t hi, uint64_t size, uint64_t align,
                       uint64_t *base, size_t *at)
 {
@@ -86,6 +92,7 @@ static bool first_fit(const xmem_lds *l, uint64_t lo, uint64_t hi, uint64_t size
     return false;
 }
 
+/* REQ: XMEM-092 XMEM-093 XMEM-085 XMEM-078 XMEM-054 XMEM-015 XMEM-136 */
 xmem_lds_res xmem_lds_alloc(xmem_lds *l, const cap_snap *s, uint64_t bytes, unsigned flags)
 {
     xmem_lds_res r = {0, 0, false};
@@ -140,6 +147,7 @@ xmem_lds_res xmem_lds_alloc(xmem_lds *l, const cap_snap *s, uint64_t bytes, unsi
     return r;
 }
 
+/* REQ: XMEM-054 XMEM-059 XMEM-079 */
 uint64_t xmem_lds_recharge(xmem_lds *l, xmem_lds_blk *b, unsigned cls, const cap_snap *s)
 {
     l->used[b->cls] -= b->size;
@@ -149,6 +157,7 @@ uint64_t xmem_lds_recharge(xmem_lds *l, xmem_lds_blk *b, unsigned cls, const cap
 }
 
 /* Index of the first allocation whose base is >= addr. */
+/* REQ: XMEM-094 XMEM-011 XMEM-021 */
 static size_t lower_bound(const xmem_lds *l, uint64_t addr)
 {
     size_t lo = 0, hi = l->n;
@@ -162,6 +171,7 @@ static size_t lower_bound(const xmem_lds *l, uint64_t addr)
     return lo;
 }
 
+/* REQ: XMEM-094 XMEM-011 XMEM-021 */
 const xmem_lds_blk *xmem_lds_find(const xmem_lds *l, uint64_t addr)
 {
     size_t i = lower_bound(l, addr);
@@ -171,12 +181,14 @@ const xmem_lds_blk *xmem_lds_find(const xmem_lds *l, uint64_t addr)
     return addr - b->base < b->size ? b : NULL;
 }
 
+/* REQ: XMEM-094 XMEM-011 */
 xmem_lds_blk *xmem_lds_at(xmem_lds *l, uint64_t base)
 {
     size_t i = lower_bound(l, base);
     return i < l->n && l->blk[i].base == base ? &l->blk[i] : NULL;
 }
 
+/* REQ: XMEM-094 XMEM-054 */
 uint64_t xmem_lds_free(xmem_lds *l, uint64_t addr)
 {
     size_t lo = lower_bound(l, addr);

@@ -6,11 +6,13 @@
 /* Security tags (XMEM 8.1); 3 is reserved. */
 #define SEC_MAX 2u
 
+/* REQ: XMEM-011 XMEM-042 XMEM-062 */
 static bool dom_supported(unsigned d)
 {
     return (d >= 1 && d <= 6) || d == XMEM_DOM_ALL; /* errata Q-40 */
 }
 
+/* REQ: XMEM-058 */
 uint64_t xmem_memctl_field(const uint8_t mc[XMEM_MEMCTL_BYTES], unsigned off, unsigned bytes)
 {
     uint64_t v = 0;
@@ -19,6 +21,7 @@ uint64_t xmem_memctl_field(const uint8_t mc[XMEM_MEMCTL_BYTES], unsigned off, un
     return v;
 }
 
+/* REQ: XMEM-013 XMEM-036 XMEM-114 XMEM-117 XMEM-061 */
 xmem_actor xmem_actor_of(const cap_snap *s, unsigned dom, unsigned sec)
 {
     return xmem_actor_from(cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_CAP),
@@ -26,6 +29,7 @@ xmem_actor xmem_actor_of(const cap_snap *s, unsigned dom, unsigned sec)
                            cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_DOM), dom, sec);
 }
 
+/* REQ: XMEM-013 XMEM-036 XMEM-114 XMEM-117 XMEM-061 */
 xmem_actor xmem_actor_from(uint64_t xcap, uint64_t descpol, uint64_t dom_csr, unsigned dom,
                            unsigned sec)
 {
@@ -38,6 +42,7 @@ xmem_actor xmem_actor_from(uint64_t xcap, uint64_t descpol, uint64_t dom_csr, un
     return a;
 }
 
+/* REQ: XMEM-011 XMEM-021 XMEM-027 XMEM-029 XMEM-114 XMEM-118 XMEM-120 XMEM-012 XMEM-020 */
 unsigned xmem_region_deny(const xmem_lds_blk *b, const xmem_actor *a, bool store)
 {
     unsigned deny = 0;
@@ -49,6 +54,7 @@ unsigned xmem_region_deny(const xmem_lds_blk *b, const xmem_actor *a, bool store
     return deny;
 }
 
+/* REQ: XMEM-009 XMEM-024 XMEM-032 XMEM-005 */
 uint64_t xmem_region_word(const xmem_lds_blk *b)
 {
     return (uint64_t)(b->tier & 3) | (uint64_t)(b->cls & 3) << 2 | (uint64_t)(b->sec & 3) << 4 |
@@ -56,6 +62,7 @@ uint64_t xmem_region_word(const xmem_lds_blk *b)
            (uint64_t)(b->hyb & 1) << 12 | UINT64_C(1) << 63;
 }
 
+/* REQ: XMEM-060 */
 bool xmem_hyb_fallback(const cap_snap *s)
 {
     uint64_t xcap = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_CAP);
@@ -66,6 +73,8 @@ bool xmem_hyb_fallback(const cap_snap *s)
     return !(descpol & CAP_XMEM_DESCPOL_HYB_ENABLE_MASK) || (way_part && !cl2_ways);
 }
 
+/* REQ: XMEM-042 XMEM-062 XMEM-137 XMEM-059 XMEM-060 XMEM-061 XMEM-009 XMEM-012 XMEM-024 XMEM-027
+ * XMEM-005 XMEM-032 XMEM-117 XMEM-018 XMEM-010 XMEM-058 */
 xmem_region_res xmem_region_apply(xmem_lds *l, uint64_t base, const uint8_t mc[XMEM_MEMCTL_BYTES],
                                   const xmem_actor *a, const cap_snap *s)
 {

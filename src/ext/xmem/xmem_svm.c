@@ -5,6 +5,7 @@
 
 #define GET(v, F) ((unsigned)(((v)&F##_MASK) >> F##_SHIFT))
 
+/* REQ: XMEM-063 XMEM-064 XMEM-065 XMEM-069 XMEM-074 XMEM-076 */
 void xmem_svm_config(const cap_snap *s, uint64_t pred, xmem_svm_cfg *cfg)
 {
     uint64_t scl = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_SVMSCL);
@@ -32,6 +33,7 @@ void xmem_svm_config(const cap_snap *s, uint64_t pred, xmem_svm_cfg *cfg)
 
 /* Whether the element at ea lies inside the bound (errata P-205): out of range is
  * treated exactly like an inaccessible address. */
+/* REQ: XMEM-067 XMEM-068 */
 static bool in_bound(const xmem_svm_cfg *c, uint64_t ea)
 {
     if (!c->bound_check || !c->bound_size) return true;
@@ -40,6 +42,7 @@ static bool in_bound(const xmem_svm_cfg *c, uint64_t ea)
 }
 
 /* The first element after i whose lane is enabled, or count when there is none. */
+/* REQ: XMEM-070 XMEM-071 */
 static uint64_t next_enabled(uint64_t pred, uint64_t i, uint64_t count)
 {
     if (pred == 0 || i + 1 >= count) return count;
@@ -49,6 +52,7 @@ static uint64_t next_enabled(uint64_t pred, uint64_t i, uint64_t count)
     return d >= count - (i + 1) ? count : i + 1 + d;
 }
 
+/* REQ: XMEM-064 XMEM-072 */
 static uint64_t extend(uint64_t v, unsigned bytes, bool sign)
 {
     if (bytes >= 8) return v;
@@ -57,6 +61,7 @@ static uint64_t extend(uint64_t v, unsigned bytes, bool sign)
 }
 
 /* One element; false = fault of this element with *store / *addr describing it. */
+/* REQ: XMEM-065 XMEM-071 XMEM-072 XMEM-067 XMEM-068 XMEM-066 XMEM-077 */
 static bool element(const xmem_svm_cfg *c, const xmem_svm_mem *m, uint64_t buf, uint64_t i,
                     bool *oob, bool *store, uint64_t *addr)
 {
@@ -106,6 +111,7 @@ static bool element(const xmem_svm_cfg *c, const xmem_svm_mem *m, uint64_t buf, 
     return m->store(m->ctx, slot, c->size, v);
 }
 
+/* REQ: XMEM-066 XMEM-077 XMEM-070 XMEM-071 XMEM-134 */
 void xmem_svm_exec(const xmem_svm_cfg *c, const xmem_svm_mem *m, uint64_t buf, uint64_t count,
                    xmem_svm_result *r)
 {

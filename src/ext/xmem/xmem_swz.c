@@ -3,6 +3,7 @@
 
 #include "xmem_xdl.h"
 
+/* REQ: XMEM-102 */
 static unsigned log2u(uint32_t v)
 {
     unsigned n = 0;
@@ -13,11 +14,13 @@ static unsigned log2u(uint32_t v)
     return n;
 }
 
+/* REQ: XMEM-102 */
 static bool pow2_or_zero(uint32_t v)
 {
     return (v & (v - 1)) == 0;
 }
 
+/* REQ: XMEM-102 */
 uint64_t xmem_swz_morton(uint32_t x, uint32_t y, uint32_t w, uint32_t h)
 {
     unsigned lw = log2u(w), lh = log2u(h), m = lw < lh ? lw : lh;
@@ -29,6 +32,7 @@ uint64_t xmem_swz_morton(uint32_t x, uint32_t y, uint32_t w, uint32_t h)
     return i | rest << (2 * m);
 }
 
+/* REQ: XMEM-102 */
 bool xmem_swz_range_ok(const xmem_swz_mem *m, uint64_t a, uint64_t n, bool store, uint64_t *bad)
 {
     uint64_t i = 0;
@@ -48,6 +52,7 @@ bool xmem_swz_range_ok(const xmem_swz_mem *m, uint64_t a, uint64_t n, bool store
 
 /* Moves one element of n bytes; where the whole element is not one access on either side
  * (it straddles two memories), byte by byte. Both ranges were checked. */
+/* REQ: XMEM-102 */
 static void move_elem(const xmem_swz_mem *m, uint64_t dst, uint64_t src, unsigned n)
 {
     uint64_t v;
@@ -59,18 +64,21 @@ static void move_elem(const xmem_swz_mem *m, uint64_t dst, uint64_t src, unsigne
     if (m->load(m->ctx, src, n, &v)) m->store(m->ctx, dst, n, v);
 }
 
+/* REQ: XMEM-102 */
 static uint64_t tex_index(unsigned layout, uint32_t x, uint32_t y, uint32_t w, uint32_t h)
 {
     if (layout & XMEM_SWZ_TEX_MORTON) return xmem_swz_morton(x, y, w, h);
     return (uint64_t)y * w + x;
 }
 
+/* REQ: XMEM-102 XMEM-156 XMEM-152 */
 static uint64_t ten_index(unsigned layout, uint32_t x, uint32_t y, uint32_t w)
 {
     if (layout & XMEM_SWZ_TEN_LINEAR) return (uint64_t)y * w + x;
     return xmem_xdl_tile_index(x, y, w);
 }
 
+/* REQ: XMEM-102 */
 bool xmem_swz_legal(unsigned layout, uint64_t extent)
 {
     uint32_t w = (uint32_t)extent, h = (uint32_t)(extent >> 32);
@@ -78,6 +86,7 @@ bool xmem_swz_legal(unsigned layout, uint64_t extent)
              ((layout & XMEM_SWZ_TEX_MORTON) && !(pow2_or_zero(w) && pow2_or_zero(h))));
 }
 
+/* REQ: XMEM-102 */
 uint64_t xmem_swz_bytes(uint64_t extent, unsigned esize)
 {
     /* W*H < 2^64; times E (<= 8) saturates at 2^64 - 1, a range no memory holds. */
@@ -85,6 +94,7 @@ uint64_t xmem_swz_bytes(uint64_t extent, unsigned esize)
     return elems > UINT64_MAX / esize ? UINT64_MAX : elems * esize;
 }
 
+/* REQ: XMEM-102 */
 void xmem_swz_exec(const xmem_swz_mem *m, bool ten2tex, unsigned layout, unsigned esize,
                    uint64_t dst, uint64_t src, uint64_t extent, xmem_swz_result *r)
 {

@@ -16,6 +16,7 @@
 /* PBANK values the encoding allows (funct7[2:0]); banks >= 4 are illegal (XML, Q-36). */
 #define XMEM_SVM_PBANK_MAX 4u
 
+/* REQ: XMEM-066 XMEM-077 */
 static bool csr_read(hart *h, void *ctx, uint32_t a, uint64_t *v)
 {
     (void)h;
@@ -32,6 +33,7 @@ _Static_assert(XPHMG_CSR_XMEM_L1_HINT_STREAM == XMEM_CSR_L1STAT + XMEM_CACHE_NST
 
 /* The L1 statistics, read-only user CSRs XMEM_CSR_L1STAT + i (XMEM 9.3: counters outside
  * CAP; errata P-221). Writes never reach here (read-only addresses). */
+/* REQ: XMEM-089 */
 static bool l1stat_read(hart *h, void *ctx, uint32_t a, uint64_t *v)
 {
     (void)h;
@@ -39,6 +41,7 @@ static bool l1stat_read(hart *h, void *ctx, uint32_t a, uint64_t *v)
     return true;
 }
 
+/* REQ: XMEM-089 */
 static bool l1stat_write(hart *h, void *ctx, uint32_t a, uint64_t v)
 {
     (void)h;
@@ -48,6 +51,7 @@ static bool l1stat_write(hart *h, void *ctx, uint32_t a, uint64_t v)
     return false;
 }
 
+/* REQ: XMEM-066 XMEM-077 */
 static bool csr_write(hart *h, void *ctx, uint32_t a, uint64_t v)
 {
     (void)h;
@@ -69,6 +73,7 @@ static void reset(hart *h, void *ctx)
     if (u->lds_mem) memset(u->lds_mem, 0, u->lds.size);
 }
 
+/* REQ: XMEM-063 XMEM-065 XMEM-066 XMEM-070 XMEM-074 XMEM-067 XMEM-077 */
 static void exec_svm(hart *h, void *ctx, const hart_insn *d)
 {
     xmem_unit *u = ctx;
@@ -110,6 +115,7 @@ static void exec_svm(hart *h, void *ctx, const hart_insn *d)
 /* ---- LDS (errata Q-50) ---- */
 
 /* xlds.alloc rd, rs1[, flags]: the allocator under the boundary snapshot. */
+/* REQ: XMEM-092 XMEM-093 XMEM-085 */
 static void exec_alloc(hart *h, void *ctx, const hart_insn *d)
 {
     xmem_unit *u = ctx;
@@ -126,6 +132,7 @@ static void exec_alloc(hart *h, void *ctx, const hart_insn *d)
 
 /* The hart as an actor: domain CAP.XMEM.DOM, public tag, the current policy (on the
  * sequential hart the CSRs read now are the instruction boundary's). */
+/* REQ: XMEM-013 XMEM-036 XMEM-114 */
 static xmem_actor hart_actor(const xmem_unit *u)
 {
     uint64_t xcap = 0, descpol = 0, dom = 0;
@@ -139,6 +146,7 @@ static xmem_actor hart_actor(const xmem_unit *u)
  * touches must let the current actor make it (xmem_region.h). A refusal by the security
  * tag sets SEC_VIOL at once (XMEM 8.2: the violating access, real or a unit's probe
  * before it, is the event); the reasons are kept for the actor's engine (DMA_ERR, errata P-207). */
+/* REQ: XMEM-021 XMEM-011 XMEM-012 XMEM-118 XMEM-119 XMEM-120 XMEM-114 XMEM-029 XMEM-027 XMEM-143 */
 static bool region_check(void *ctx, uint64_t a, unsigned n, bool store)
 {
     xmem_unit *u = ctx;
@@ -154,6 +162,7 @@ static bool region_check(void *ctx, uint64_t a, unsigned n, bool store)
     return false;
 }
 
+/* REQ: XMEM-006 XMEM-018 XMEM-020 XMEM-133 XMEM-119 */
 void xmem_actor_begin(xmem_unit *u, xmem_actor a)
 {
     u->actor = a;
@@ -161,6 +170,7 @@ void xmem_actor_begin(xmem_unit *u, xmem_actor a)
     u->denied = 0;
 }
 
+/* REQ: XMEM-006 XMEM-018 XMEM-020 XMEM-133 XMEM-119 XMEM-121 */
 unsigned xmem_actor_end(xmem_unit *u)
 {
     unsigned d = u->denied;
@@ -169,16 +179,19 @@ unsigned xmem_actor_end(xmem_unit *u)
     return d;
 }
 
+/* REQ: XMEM-006 XMEM-018 XMEM-020 XMEM-133 XMEM-119 */
 void xmem_job_begin(void *ctx, const cap_snap *s, const uint8_t memctl[24])
 {
     xmem_actor_begin(ctx, xmem_actor_of(s, memctl[XMEM_MC_DOM], memctl[XMEM_MC_SEC]));
 }
 
+/* REQ: XMEM-006 XMEM-119 XMEM-121 */
 uint64_t xmem_job_end(void *ctx)
 {
     return xmem_actor_end(ctx) ? XMEM_EV_DMA_ERR : 0;
 }
 
+/* REQ: XMEM-003 XMEM-080 */
 void xmem_set_offload_drain(xmem_unit *u, void (*fn)(hart *h, void *ctx), void *ctx)
 {
     u->drain = fn;
@@ -190,6 +203,7 @@ void xmem_set_offload_drain(xmem_unit *u, void (*fn)(hart *h, void *ctx), void *
  * The descriptor is read first (8-byte aligned, else load address misaligned; load
  * access fault at the first inaccessible doubleword, with INV_MISS), so a fault changes
  * nothing. */
+/* REQ: XMEM-042 XMEM-012 XMEM-018 XMEM-058 XMEM-062 XMEM-137 XMEM-140 XMEM-010 */
 static void exec_region(hart *h, void *ctx, const hart_insn *d)
 {
     xmem_unit *u = ctx;
@@ -226,6 +240,7 @@ static void exec_region(hart *h, void *ctx, const hart_insn *d)
 
 /* xlds.free rs1: a wild, double or zero free is ignored and sets INV_MISS (Q-58); a
  * region whose tag the hart does not dominate is not freed and sets SEC_VIOL (P-204). */
+/* REQ: XMEM-094 XMEM-118 */
 static void exec_free(hart *h, void *ctx, const hart_insn *d)
 {
     xmem_unit *u = ctx;
@@ -247,6 +262,7 @@ static void exec_free(hart *h, void *ctx, const hart_insn *d)
  * illegal (P-70). */
 #define XMEM_SCOPE_CLUSTER 3u
 #define XMEM_SCOPE_SYSTEM  4u
+/* REQ: XMEM-003 XMEM-080 XMEM-084 XMEM-109 XMEM-112 XMEM-037 XMEM-025 XMEM-035 */
 static void exec_bar(hart *h, void *ctx, const hart_insn *d)
 {
     xmem_unit *u = ctx;
@@ -260,6 +276,7 @@ static void exec_bar(hart *h, void *ctx, const hart_insn *d)
 
 /* xlds.atoms amo_sel, rd, rs2, (rs1): AMO_SEL 6:2 = the AMO funct5, bit 1 reserved,
  * bit 0 = 64-bit. The base ISA's AMO (hart_amo) on any address it accepts. */
+/* REQ: XMEM-081 */
 static void exec_atoms(hart *h, void *ctx, const hart_insn *d)
 {
     xmem_unit *u = ctx;
@@ -284,6 +301,7 @@ static void exec_atoms(hart *h, void *ctx, const hart_insn *d)
  * bytes at a time where one 8-byte access fits in one memory (RAM or a region: the
  * 1-byte probe of its first byte rules out the CLINT, whose registers take 4/8-byte
  * accesses only), so the walk is bounded by the accessible range, never by n. */
+/* REQ: XMEM-095 XMEM-083 */
 static bool range_ok(hart *h, uint64_t a, uint64_t n, bool store, uint64_t *bad)
 {
     uint64_t i = 0;
@@ -303,6 +321,7 @@ static bool range_ok(hart *h, uint64_t a, uint64_t n, bool store, uint64_t *bad)
 
 /* Moves one chunk of n (1 or 8) bytes; both sides were checked byte by byte, so the
  * 8-byte form is used only where it is itself accessible (not across two memories). */
+/* REQ: XMEM-095 XMEM-083 */
 static void move_chunk(hart *h, uint64_t dst, uint64_t src, unsigned n)
 {
     uint64_t v;
@@ -319,6 +338,7 @@ static void move_chunk(hart *h, uint64_t dst, uint64_t src, unsigned n)
  * first source byte that cannot be read, else store access fault (7) at the first
  * destination byte that cannot be written; INV_MISS with the trap (Q-58). CPYF (swizzle,
  * non-temporal) are hints without a visible effect. */
+/* REQ: XMEM-095 XMEM-083 */
 static void exec_cpy(hart *h, void *ctx, const hart_insn *d)
 {
     xmem_unit *u = ctx;
@@ -353,16 +373,19 @@ static void exec_cpy(hart *h, void *ctx, const hart_insn *d)
 
 /* ---- XSWZ relayout copies and compression (errata) ---- */
 
+/* REQ: XMEM-102 */
 static bool swz_ok(void *ctx, uint64_t a, unsigned n, bool store)
 {
     return hart_mem_ok(ctx, a, n, store);
 }
 
+/* REQ: XMEM-102 */
 static bool swz_load(void *ctx, uint64_t a, unsigned n, uint64_t *v)
 {
     return hart_load(ctx, a, n, v);
 }
 
+/* REQ: XMEM-102 */
 static bool swz_store(void *ctx, uint64_t a, unsigned n, uint64_t v)
 {
     return hart_store(ctx, a, n, v);
@@ -370,6 +393,7 @@ static bool swz_store(void *ctx, uint64_t a, unsigned n, uint64_t v)
 
 /* xswz.tex2ten / xswz.ten2tex rd, rs1, rs2, rs3[, layout]: the element size is EFF_EW of
  * the boundary snapshot; illegal layouts/sizes and faults as in xmem_swz.h. */
+/* REQ: XMEM-102 XMEM-030 XMEM-031 XMEM-153 */
 static void exec_swz(hart *h, void *ctx, const hart_insn *d, bool ten2tex)
 {
     xmem_unit *u = ctx;
@@ -411,11 +435,13 @@ static void exec_swz(hart *h, void *ctx, const hart_insn *d, bool ten2tex)
     hart_set_x(h, rd, r.rd);
 }
 
+/* REQ: XMEM-102 */
 static void exec_tex2ten(hart *h, void *ctx, const hart_insn *d)
 {
     exec_swz(h, ctx, d, false);
 }
 
+/* REQ: XMEM-102 */
 static void exec_ten2tex(hart *h, void *ctx, const hart_insn *d)
 {
     exec_swz(h, ctx, d, true);
@@ -423,6 +449,7 @@ static void exec_ten2tex(hart *h, void *ctx, const hart_insn *d)
 
 /* Copies n bytes between guest memory at a and the host buffer b (the range was checked
  * with range_ok, so every access succeeds). */
+/* REQ: XMEM-103 XMEM-088 */
 static void guest_read(hart *h, uint64_t a, uint8_t *b, size_t n)
 {
     uint64_t v = 0;
@@ -432,6 +459,7 @@ static void guest_read(hart *h, uint64_t a, uint8_t *b, size_t n)
     }
 }
 
+/* REQ: XMEM-103 XMEM-088 */
 static void guest_write(hart *h, uint64_t a, const uint8_t *b, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -444,6 +472,7 @@ static void guest_write(hart *h, uint64_t a, const uint8_t *b, size_t n)
  * unsupported format, a size above the limit, a corrupt or truncated stream or an output
  * that does not fit: COMP_ERR, rd = 0, nothing written. Inaccessible ranges (the whole
  * capacity is checked): the access fault of xlds.cpy with INV_MISS, before any work. */
+/* REQ: XMEM-103 XMEM-104 XMEM-105 XMEM-088 XMEM-138 */
 static void exec_compress(hart *h, void *ctx, const hart_insn *d, bool store)
 {
     xmem_unit *u = ctx;
@@ -483,11 +512,13 @@ static void exec_compress(hart *h, void *ctx, const hart_insn *d, bool store)
     hart_set_x(h, rd, out);
 }
 
+/* REQ: XMEM-103 XMEM-104 */
 static void exec_dloadc(hart *h, void *ctx, const hart_insn *d)
 {
     exec_compress(h, ctx, d, false);
 }
 
+/* REQ: XMEM-103 XMEM-104 */
 static void exec_dstorec(hart *h, void *ctx, const hart_insn *d)
 {
     exec_compress(h, ctx, d, true);
@@ -502,6 +533,7 @@ static void exec_dstorec(hart *h, void *ctx, const hart_insn *d)
  * from the instruction-boundary snapshot (XMEM 5.3, errata Q-54, P-222). The stream
  * profile is STREAM_CTL, or SPROFn when the access at a lies in a region whose MEMCTL
  * sprof_id set n != 0 (the descriptor override of XMEM 5.3 / 11.1.4). */
+/* REQ: XMEM-041 XMEM-087 XMEM-059 XMEM-058 XMEM-086 XMEM-135 */
 static void latch_policy(xmem_unit *u, unsigned hint, uint64_t a)
 {
     cap_snap s;
@@ -530,6 +562,7 @@ static void latch_policy(xmem_unit *u, unsigned hint, uint64_t a)
     xmem_cache_set_policy(&u->l1, &p);
 }
 
+/* REQ: XMEM-087 XMEM-097 */
 static bool pref_ok(void *ctx, uint64_t line_addr)
 {
     return hart_mem_ok(ctx, line_addr, 1, false);
@@ -537,6 +570,7 @@ static bool pref_ok(void *ctx, uint64_t line_addr)
 
 /* xmem.ldg rd, (rs1)[, hint]: the base ISA's 64-bit load (any alignment in one memory,
  * load access fault otherwise, P-70 hints never trap); INV_MISS with a fault (Q-58). */
+/* REQ: XMEM-096 XMEM-089 XMEM-124 XMEM-121 */
 static void exec_ldg(hart *h, void *ctx, const hart_insn *d)
 {
     xmem_unit *u = ctx;
@@ -553,6 +587,7 @@ static void exec_ldg(hart *h, void *ctx, const hart_insn *d)
 }
 
 /* xmem.stg rs2, (rs1)[, hint]: the base ISA's 64-bit store; as xmem.ldg. */
+/* REQ: XMEM-096 XMEM-089 XMEM-124 XMEM-121 */
 static void exec_stg(hart *h, void *ctx, const hart_insn *d)
 {
     xmem_unit *u = ctx;
@@ -569,6 +604,7 @@ static void exec_stg(hart *h, void *ctx, const hart_insn *d)
 
 /* xmem.pref rs1, rs2[, hint]: never faults, never sets an event, no architectural
  * effect; the tag model takes the readable lines of [rs1, rs1 + rs2). */
+/* REQ: XMEM-097 */
 static void exec_pref(hart *h, void *ctx, const hart_insn *d)
 {
     xmem_unit *u = ctx;
@@ -584,6 +620,7 @@ enum { CCTL_INV, CCTL_FLUSH, CCTL_LOCK, CCTL_UNLOCK, CCTL_PARTITION };
  * = 0 or beyond ways - 1 lines per set sets LOCK_OVF and locks nothing more; partition =
  * the write of CLSMAP.CLn_WAYMASK (n = rs1 0-3, mask = rs2[7:0]) through cap_csr_write,
  * illegal without CLASS_PART or for n > 3; CCTL_SEL 5-7 illegal (P-70). */
+/* REQ: XMEM-098 XMEM-099 XMEM-113 XMEM-101 XMEM-090 XMEM-014 */
 static void exec_cctl(hart *h, void *ctx, const hart_insn *d)
 {
     xmem_unit *u = ctx;
@@ -626,6 +663,7 @@ static void exec_cctl(hart *h, void *ctx, const hart_insn *d)
 /* xmem.stream rs1, rs2: the csrw of rs2 to SPROF0-3 (rs1 = 0-3) or STREAM_CTL (rs1 = 4)
  * through cap_csr_write (without STREAM_PROF the write is ignored, no trap: Q-38,
  * XMEM-101); any other rs1 is illegal (Q-54). */
+/* REQ: XMEM-100 XMEM-101 XMEM-090 */
 static void exec_stream(hart *h, void *ctx, const hart_insn *d)
 {
     xmem_unit *u = ctx;
@@ -664,6 +702,7 @@ static const hart_unit_csrs csrs[] = {
 static const hart_unit unit = {
     "xmem", reset, sizeof insns / sizeof insns[0], insns, sizeof csrs / sizeof csrs[0], csrs};
 
+/* REQ: XMEM-085 */
 int xmem_unit_attach(hart *h, xmem_unit *u, cap_unit *cap, pmask_unit *pmask)
 {
     u->cap = cap;
