@@ -63,7 +63,12 @@ MODULES = {
              r"^(ext_xmem_.*|arch\.xmem\..*|example_(svmem|handoff))$"),
     "rt": (["src/ext/rt/rt_encode.c", "src/ext/rt/rt_fetch.c", "src/ext/rt/rt_job.c",
             "src/ext/rt/rt_kernels.c", "src/ext/rt/rt_offload.c", "src/ext/rt/rt_unit.c"],
-           None, None),
+           None,
+           # the RT unit, kernel, job and guest tests, the BVH tests that run jobs, the
+           # accuracy sample and the examples whose images or hits the kernels decide
+           # (render compiles rt_kernels.c for the guest: its non-SSE slab test runs there)
+           r"^(ext_rt_.*|arch\.rt\..*|arch\.xmem\.region_rt|bvh_build|bvh_job|rt_accuracy"
+           r"|host_budget_rt.*|example_render|example_raytrace)$"),
     "ext": (["src/ext/xphmg_ext.c"], None, None),
     "csr": (["src/sim/csr.c"], None, None),
     "trap": (["src/sim/hart.c"],

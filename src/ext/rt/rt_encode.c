@@ -22,6 +22,7 @@ static void st16(uint8_t *p, uint32_t v)
 }
 
 /* A coordinate to binary16 rounded by rm; false for NaN and finite |x| > 65504. */
+/* REQ: RT-032 RT-034 */
 static bool enc16(float x, num_rm rm, uint32_t *h)
 {
     if ((f2u(x) & 0x7fffffffu) > 0x7f800000u) return false; /* NaN */
@@ -32,6 +33,7 @@ static bool enc16(float x, num_rm rm, uint32_t *h)
     return true;
 }
 
+/* REQ: RT-032 RT-034 RT-035 */
 bool rt_node4_encode(const rt_node4 *n, uint8_t bytes[64])
 {
     uint8_t out[64] = {0};
@@ -57,6 +59,7 @@ bool rt_node4_encode(const rt_node4 *n, uint8_t bytes[64])
 
 /* ---- Formats ------------------------------------------------------------------------ */
 
+/* REQ: RT-040 RT-069 */
 bool rt_elem_from_pet(unsigned eff_pet, bool q, rt_elem *e)
 {
     *e = RT_ELEM_FP32;
@@ -75,6 +78,7 @@ bool rt_elem_from_pet(unsigned eff_pet, bool q, rt_elem *e)
     }
 }
 
+/* REQ: RT-079 RT-093 RT-105 RT-106 */
 uint32_t rt_result_encode(float x, rt_elem e, const num_policy *pol, num_flags *f)
 {
     /* FP32 to FP32 of a normal number, a zero or an infinity is the identity without

@@ -41,6 +41,7 @@ static rt_fetch_status fetch(rt_fetch *f, uint64_t a, uint64_t align, unsigned u
     return RT_FETCH_OK;
 }
 
+/* REQ: RT-039 RT-041 RT-042 RT-089 */
 rt_fetch_status rt_fetch_ray(rt_fetch *f, uint64_t addr, rt_elem e, rt_ray *ray)
 {
     uint8_t b[32];
@@ -50,6 +51,7 @@ rt_fetch_status rt_fetch_ray(rt_fetch *f, uint64_t addr, rt_elem e, rt_ray *ray)
     return st;
 }
 
+/* REQ: RT-053 RT-089 */
 rt_fetch_status rt_fetch_elem(rt_fetch *f, uint64_t addr, rt_elem e, float *x)
 {
     /* The ray decoder widens elements; one element is the first of a ray whose other
@@ -65,6 +67,7 @@ rt_fetch_status rt_fetch_elem(rt_fetch *f, uint64_t addr, rt_elem e, float *x)
     return st;
 }
 
+/* REQ: RT-033 RT-038 RT-089 */
 rt_fetch_status rt_fetch_node(rt_fetch *f, uint64_t addr, unsigned ntiles, rt_node4 nodes[2])
 {
     uint8_t b[128];
@@ -75,6 +78,7 @@ rt_fetch_status rt_fetch_node(rt_fetch *f, uint64_t addr, unsigned ntiles, rt_no
     return st;
 }
 
+/* REQ: RT-033 RT-038 RT-089 */
 rt_fetch_status rt_fetch_node_w(rt_fetch *f, uint64_t addr, unsigned ntiles, rt_node4w w[2])
 {
     uint8_t b[128];
@@ -85,6 +89,7 @@ rt_fetch_status rt_fetch_node_w(rt_fetch *f, uint64_t addr, unsigned ntiles, rt_
     return st;
 }
 
+/* REQ: RT-036 RT-064 RT-089 */
 rt_fetch_status rt_fetch_trirange(rt_fetch *f, uint64_t addr, rt_trirange *tr)
 {
     uint8_t b[16];
@@ -93,6 +98,7 @@ rt_fetch_status rt_fetch_trirange(rt_fetch *f, uint64_t addr, rt_trirange *tr)
     return st;
 }
 
+/* REQ: RT-064 RT-089 */
 rt_fetch_status rt_fetch_tri(rt_fetch *f, uint64_t base, uint64_t index, rt_elem e, float v[3][3])
 {
     uint8_t b[36];

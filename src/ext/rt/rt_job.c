@@ -10,6 +10,7 @@
 #include "xmem_region.h"
 #include "xphmg_csr.h"
 
+/* REQ: RT-117 */
 void rt_job_decode(const uint8_t desc[RT_DESC_BYTES], rt_job_desc *jd)
 {
     memset(jd, 0, sizeof *jd);
@@ -103,6 +104,7 @@ typedef struct {
                        thread of a split job */
 } job_ctx;
 
+/* REQ: RT-089 RT-096 */
 static bool fault(job_ctx *c, rt_job_status st, uint64_t addr)
 {
     c->r->status = st;
@@ -120,6 +122,7 @@ static bool spend(job_ctx *c, uint64_t units)
 }
 
 /* n bytes at a (already alignment-checked) in 8/4/2/1-byte loads. */
+/* REQ: RT-088 RT-097 */
 static bool load_bytes(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
 {
     unsigned i = 0;
@@ -147,6 +150,7 @@ static bool read_plain(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
 
 /* The one write path (queue entries, TAIL, HEAD). A store over a cached node tile starts
  * a new cache generation. */
+/* REQ: RT-088 RT-097 */
 static bool store_bytes(job_ctx *c, uint64_t a, unsigned n, const uint8_t *buf)
 {
     if (c->nc && a < c->nc->hi && a + n > c->nc->lo) cache_new_gen(c->nc);
@@ -161,6 +165,7 @@ static bool store_bytes(job_ctx *c, uint64_t a, unsigned n, const uint8_t *buf)
 }
 
 /* The job's view of a fetch: a failed one is a memory fault of the ray being processed. */
+/* REQ: RT-089 RT-096 */
 static bool fetched(job_ctx *c, rt_fetch_status st)
 {
     if (c->fetch.inv_miss) c->r->events |= CAP_XMEM_EVENTS_INV_MISS_MASK;
@@ -169,6 +174,7 @@ static bool fetched(job_ctx *c, rt_fetch_status st)
                  c->fetch.fault_addr);
 }
 
+/* REQ: RT-033 RT-043 */
 static bool aligned(job_ctx *c, uint64_t a, uint64_t align)
 {
     if (a & (align - 1)) return fault(c, RT_JOB_MISALIGNED, a);
@@ -178,6 +184,7 @@ static bool aligned(job_ctx *c, uint64_t a, uint64_t align)
 /* The decoded node (nn tiles) at a, from the cache or fetched (rt_fetch.h: alignment,
  * faults and OOB-zero) and decoded. A job's nodes all have the same tile count, so a
  * cached address passed the same alignment check when it was fetched. */
+/* REQ: RT-033 RT-038 */
 static bool node_get(job_ctx *c, uint64_t a, unsigned nn, rt_node4w w[2])
 {
     node_cache *nc = c->nc;
@@ -214,6 +221,7 @@ typedef struct {
     uint64_t base;
 } queue;
 
+/* REQ: RT-043 RT-044 */
 static bool queue_read(job_ctx *c, uint64_t desc, queue *q)
 {
     uint8_t b[RT_QUEUE_BYTES];
@@ -232,6 +240,7 @@ static bool queue_read(job_ctx *c, uint64_t desc, queue *q)
 }
 
 /* Appends one entry of n bytes and stores the advanced TAIL. */
+/* REQ: RT-043 RT-044 */
 static bool queue_push(job_ctx *c, queue *q, const uint8_t *entry, unsigned n)
 {
     uint32_t next = (uint32_t)(((uint64_t)q->tail + 1) % q->cap);
@@ -265,6 +274,7 @@ typedef struct {
 } trav_hit;
 
 /* Tests the triangles of the TriRange at tr_addr against the ray; updates *best. */
+/* REQ: RT-036 RT-065 */
 static bool leaf(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, uint64_t tr_addr,
                  trav_hit *best)
 {
@@ -297,6 +307,7 @@ typedef struct {
 /* Closest (or any) hit of the ray in the BVH; false on a fault (c->r->status set).
  * Boxes accept [tmin, tmax] widened by the tolerance 2^-e (errata Q-74) so that they
  * never cull a hit the triangle test accepts, closed at the closest hit so far. */
+/* REQ: RT-035 RT-056 */
 static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hit *best)
 {
     stack_ent st[RT_JOB_STACK_DEPTH];
@@ -341,6 +352,7 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
 }
 
 /* Fetches the ray at ray_addr (a ray queue slot) and traces it. */
+/* REQ: RT-040 RT-117 */
 static bool trace_slot(job_ctx *c, const trav_cfg *k, uint64_t ray_addr, trav_hit *h)
 {
     /* A split job's tracer records the range of BVH reads only: the ray slots are checked
@@ -358,6 +370,7 @@ static bool trace_slot(job_ctx *c, const trav_cfg *k, uint64_t ray_addr, trav_hi
 
 /* ---- the job ---- */
 
+/* REQ: RT-100 RT-104 */
 static unsigned effective_dom(const rt_job_desc *jd, const cap_snap *s)
 {
     unsigned dom = jd->memctl[0];

@@ -94,6 +94,7 @@ static bool nan_f(float x)
     return (f2u(x) & 0x7fffffffu) > 0x7f800000u;
 }
 
+/* REQ: RT-034 RT-040 */
 float rt_fp16_widen(uint32_t h)
 {
     uint32_t sign = (h & 0x8000u) << 16, e = (h >> 10) & 31u, m = h & 0x3ffu;
@@ -106,6 +107,7 @@ float rt_fp16_widen(uint32_t h)
 
 /* Exact widening of one element to binary32 (BF16 is the high half of a binary32). NaNs
  * stay NaNs (they make every test miss). */
+/* REQ: RT-040 RT-042 */
 static float elem_load(const uint8_t *p, rt_elem e)
 {
     if (e == RT_ELEM_FP32) return u2f(ld32(p));
@@ -116,6 +118,7 @@ static float elem_load(const uint8_t *p, rt_elem e)
 
 /* ---- Records ----------------------------------------------------------------------- */
 
+/* REQ: RT-039 RT-040 RT-042 */
 void rt_ray_decode(const uint8_t *bytes, rt_elem e, rt_ray *r)
 {
     unsigned s = rt_elem_bytes(e);
@@ -130,6 +133,7 @@ void rt_ray_decode(const uint8_t *bytes, rt_elem e, rt_ray *r)
     r->tmax = x[7];
 }
 
+/* REQ: RT-040 RT-064 */
 void rt_tri_decode(const uint8_t *bytes, rt_elem e, float v[3][3])
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -143,6 +147,7 @@ void rt_tri_decode(const uint8_t *bytes, rt_elem e, float v[3][3])
         v[i / 3][i % 3] = elem_load(bytes + i * s, e);
 }
 
+/* REQ: RT-036 */
 void rt_trirange_decode(const uint8_t bytes[16], rt_trirange *tr)
 {
     tr->first = ld32(bytes);
@@ -152,6 +157,7 @@ void rt_trirange_decode(const uint8_t bytes[16], rt_trirange *tr)
 
 /* ---- Ray preparation ---------------------------------------------------------------- */
 
+/* REQ: RT-056 RT-065 */
 void rt_ray_prepare(const rt_ray *r, rt_ray_pre *p)
 {
     memset(p, 0, sizeof *p);
@@ -201,6 +207,7 @@ void rt_ray_prepare(const rt_ray *r, rt_ray_pre *p)
 /* One slab plane: t = (p - o) * inv in binary32. NaN from 0 * inf (the origin on the plane
  * and a direction so small that its reciprocal overflows) is the exact value 0 = 0 / d;
  * any other NaN (inf - inf, inf * 0) makes the box a miss (*ok = false). */
+/* REQ: RT-056 */
 static float slab_t(float p, float o, float inv, bool *ok)
 {
     float diff = p - o;
@@ -220,6 +227,7 @@ static float slab_t(float p, float o, float inv, bool *ok)
  * values for the rays it accepts; rays with infinities come here. The min/max steps are
  * written as the comparisons they are (t1 < t0 ? t1 : t0, ...), which is what SSE
  * minps/maxps compute, including the sign of a zero. */
+/* REQ: RT-056 */
 static bool box_core(const rt_ray *r, const rt_box *b, float *tnear, float *tfar)
 {
     if (nan_f(r->tmin) || nan_f(r->tmax)) return false;
@@ -253,6 +261,7 @@ static bool box_core(const rt_ray *r, const rt_box *b, float *tnear, float *tfar
     return true;
 }
 
+/* REQ: RT-056 */
 bool rt_box_test(const rt_ray *r, const rt_box *b, float *tnear, float *tfar)
 {
     int m = rne_enter();
@@ -267,6 +276,7 @@ bool rt_box_test(const rt_ray *r, const rt_box *b, float *tnear, float *tfar)
  * operation can make a NaN (finite origin, finite non-zero reciprocal, box coordinates
  * finite or infinite but not NaN: live children only), so box_core's steps reduce to
  * subtract, multiply, min and max. */
+/* REQ: RT-056 */
 static unsigned slab4(const rt_ray_pre *p, const rt_node4w *n, float tmin, float tmax,
                       float tn_out[4], float tf_out[4])
 {
@@ -317,6 +327,7 @@ static unsigned slab4(const rt_ray_pre *p, const rt_node4w *n, float tmin, float
 }
 #endif
 
+/* REQ: RT-056 */
 unsigned rt_node4w_slab(const rt_ray_pre *p, const rt_node4w *n, float tmin, float tmax,
                         float tn[4], float tf[4])
 {
@@ -342,6 +353,7 @@ unsigned rt_node4w_slab(const rt_ray_pre *p, const rt_node4w *n, float tmin, flo
 
 /* 2^-e in binary32 (RNE): normal for e <= 126, subnormal to e = 149, 0 beyond (2^-150 is
  * the tie between 0 and 2^-149 and rounds to the even 0). */
+/* REQ: RT-014 RT-062 */
 static float eps_of(unsigned e)
 {
     if (e <= 126) return u2f((127u - e) << 23);
@@ -349,6 +361,7 @@ static float eps_of(unsigned e)
     return 0.0f;
 }
 
+/* REQ: RT-059 RT-062 RT-065 */
 bool rt_tri_test_pre(const rt_ray_pre *p, const float v[3][3], bool cull_back, unsigned eps_code,
                      float *t, float *u, float *v_out)
 {
@@ -396,6 +409,7 @@ bool rt_tri_test_pre(const rt_ray_pre *p, const float v[3][3], bool cull_back, u
     return true;
 }
 
+/* REQ: RT-065 */
 bool rt_tri_test(const rt_ray *r, const float v[3][3], bool cull_back, unsigned eps_code, float *t,
                  float *u, float *v_out)
 {
@@ -419,6 +433,7 @@ void rt_rne_leave(int mode)
 
 /* ---- BVHNode4 ---------------------------------------------------------------------- */
 
+/* REQ: RT-033 RT-034 RT-035 */
 void rt_node4_decode(const uint8_t bytes[64], rt_node4 *n)
 {
     for (unsigned c = 0; c < 4; c++) {
@@ -433,6 +448,7 @@ void rt_node4_decode(const uint8_t bytes[64], rt_node4 *n)
     }
 }
 
+/* REQ: RT-034 RT-035 */
 void rt_node4w_from(const rt_node4 *n, rt_node4w *w)
 {
     w->live = 0;
@@ -450,6 +466,7 @@ void rt_node4w_from(const rt_node4 *n, rt_node4w *w)
     }
 }
 
+/* REQ: RT-034 RT-035 */
 void rt_node4w_decode(const uint8_t bytes[64], rt_node4w *w)
 {
     rt_node4 n;
@@ -459,6 +476,7 @@ void rt_node4w_decode(const uint8_t bytes[64], rt_node4w *w)
 
 /* ---- rt.bbox over a node tile ------------------------------------------------------ */
 
+/* REQ: RT-035 RT-038 RT-056 */
 void rt_bbox_children_pre(const rt_ray_pre *p, const rt_node4w *lo4, const rt_node4w *hi4,
                           float tmin, float tmax, rt_bbox_res *res)
 {
@@ -494,6 +512,7 @@ void rt_bbox_children_pre(const rt_ray_pre *p, const rt_node4w *lo4, const rt_no
     }
 }
 
+/* REQ: RT-035 RT-038 RT-056 */
 void rt_bbox_children(const rt_ray *r, const rt_node4 *nodes, unsigned nnodes, rt_bbox_res *res)
 {
     if (nnodes > 2) nnodes = 2;

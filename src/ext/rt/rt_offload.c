@@ -19,12 +19,14 @@
  * job does not depend on RT CSR writes after the submission (errata Q-79, Q-44). */
 enum { RES_EPS = RT_DESC_RSV, RES_PACK = RT_DESC_RSV + 1 };
 
+/* REQ: RT-122 RT-123 */
 static void normalize(rt_unit *u)
 {
     if (u->next_ticket == 0) u->next_ticket = 1; /* tickets start at 1 */
 }
 
 /* Every ticket below the oldest queued job (or every issued ticket) is complete. */
+/* REQ: RT-122 RT-123 */
 static void update_completed(rt_unit *u)
 {
     u->completed_ticket = u->njobs ? u->jobs[0].ticket - 1 : u->next_ticket - 1;
@@ -83,6 +85,7 @@ static void complete_oldest(hart *h, rt_unit *u)
     update_completed(u);
 }
 
+/* REQ: RT-123 */
 void rt_offload_drain(hart *h, rt_unit *u)
 {
     normalize(u);
@@ -184,6 +187,7 @@ void rt_exec_xfence_wait(hart *h, void *ctx, const hart_insn *d)
 }
 
 /* xfence.signal rd: a ticket that completes with all earlier work. */
+/* REQ: RT-119 */
 void rt_exec_xfence_signal(hart *h, void *ctx, const hart_insn *d)
 {
     rt_unit *u = ctx;

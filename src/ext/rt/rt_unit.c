@@ -30,6 +30,7 @@
 
 /* ---- CSRs ---- */
 
+/* REQ: RT-008 RT-010 RT-019 */
 static uint64_t csr_writable(uint32_t a)
 {
     const xcsr_reg *r = xcsr_find(a);
@@ -41,6 +42,7 @@ static uint64_t csr_writable(uint32_t a)
     return w;
 }
 
+/* REQ: RT-005 RT-017 RT-018 */
 static uint64_t *csr_slot(rt_unit *u, uint32_t a)
 {
     switch (a) {
@@ -117,6 +119,7 @@ static bool csr_write(hart *h, void *ctx, uint32_t a, uint64_t v)
     return true; /* read-only RT CSRs ignore writes (errata) */
 }
 
+/* REQ: RT-007 RT-030 */
 static void reset(hart *h, void *ctx)
 {
     (void)h;
@@ -143,6 +146,7 @@ void rt_unit_free(rt_unit *u)
     u->engine = NULL;
 }
 
+/* REQ: RT-015 RT-028 */
 void rt_record_error(rt_unit *u, unsigned ec)
 {
     u->rtstat = (u->rtstat & ~(RTSTAT_LAST_EC_MASK | RTSTAT_ERR_MASK)) |
@@ -150,9 +154,13 @@ void rt_record_error(rt_unit *u, unsigned ec)
                 (ec ? RTSTAT_ERR_MASK : 0);
 }
 
-/* RTSTAT.BBOX_ISSUED / TRI_ISSUED: 28-bit counters that wrap (errata Q-66). */
-static void count(rt_unit *u, uint64_t mask, unsigned shift)
+/* RTSTAT.BBOX_ISSUED (rt.bbox) / TRI_ISSUED (rt.tri): 28-bit counters that wrap (errata
+ * Q-66). */
+/* REQ: RT-009 RT-015 */
+static void count_issued(rt_unit *u, bool tri)
 {
+    uint64_t mask = tri ? RTSTAT_TRI_ISSUED_MASK : RTSTAT_BBOX_ISSUED_MASK;
+    unsigned shift = tri ? RTSTAT_TRI_ISSUED_SHIFT : RTSTAT_BBOX_ISSUED_SHIFT;
     uint64_t n = ((u->rtstat & mask) >> shift) + 1;
     u->rtstat = (u->rtstat & ~mask) | ((n << shift) & mask);
 }
@@ -160,20 +168,23 @@ static void count(rt_unit *u, uint64_t mask, unsigned shift)
 /* ---- Shared instruction steps ---- */
 
 /* Illegal instruction with RTSTAT.LAST_EC = ec (errata Q-66). */
+/* REQ: RT-026 RT-028 */
 static void rt_illegal(hart *h, rt_unit *u, const hart_insn *d, unsigned ec)
 {
     rt_record_error(u, ec);
     hart_illegal(h, d);
 }
 
+/* REQ: RT-080 */
 bool rt_bank_ok(const rt_unit *u, unsigned b)
 {
-    return b == 0 || (b < RT_PBANKS && pmask_bank_valid(&u->pmask->pm, b));
+    return b == 0 || pmask_bank_valid(&u->pmask->pm, b);
 }
 
 /* The element format of ray records and triangles under s (errata Q-69): FP32, FP16 or
  * BF16 when the effective PET is one of them without quantization; otherwise FP32 with
  * *unsup (UNSUP_FMT). */
+/* REQ: RT-040 RT-069 */
 static rt_elem elem_of(const cap_snap *s, bool *unsup)
 {
     rt_elem e;
@@ -188,6 +199,7 @@ typedef struct {
     rt_fetch f;
 } insn_fetch;
 
+/* REQ: RT-089 RT-101 */
 static void fetch_begin(hart *h, const cap_snap *s, insn_fetch *x)
 {
     uint64_t mode = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_SVMMODE);
@@ -232,6 +244,7 @@ static bool predicate(hart *h, rt_unit *u, unsigned flags, unsigned rd, const ca
 /* Final step of both instructions: stickies (UNSUP_FMT, flags) are set whether or not
  * the instruction traps; an enabled, unsuppressed exception traps with cause 24 and
  * nothing written (errata Q-28). */
+/* REQ: RT-029 RT-093 RT-094 */
 static bool finish_flags(hart *h, rt_unit *u, const cap_snap *s, bool unsup, num_flags f)
 {
     if (unsup) cap_note_unsupported(&u->cap->cap);
@@ -244,43 +257,82 @@ static bool finish_flags(hart *h, rt_unit *u, const cap_snap *s, bool unsup, num
     return true;
 }
 
+/* The encoding checks of rt.bbox and rt.tri: reserved FLAGS bits (rsv) and banks that do
+ * not exist are illegal (errata Q-66, Q-73). False after trapping. */
+/* REQ: RT-026 RT-028 RT-080 */
+static bool flags_legal(hart *h, rt_unit *u, const hart_insn *d, unsigned rsv, unsigned *flags)
+{
+    *flags = (unsigned)((uint64_t)d->imm & 0xFFF);
+    if ((*flags & rsv) || !rt_bank_ok(u, PB_IN(*flags)) || !rt_bank_ok(u, PB_OUT(*flags))) {
+        rt_illegal(h, u, d, RT_EC_ILLEGAL);
+        return false;
+    }
+    return true;
+}
+
+/* What rt.bbox and rt.tri share after their feature checks: the CAP snapshot, the input
+ * predicate, the element format and the ray record at rs1. */
+typedef struct {
+    cap_snap s;
+    bool unsup; /* UNSUP_FMT: the effective format is not a ray format */
+    rt_elem e;
+    insn_fetch x;
+    uint64_t ray_addr; /* rs1 */
+    rt_ray ray;
+} insn_start;
+
+/* False when the instruction is over: predicated off (counted as issued, errata Q-63) or
+ * the ray fetch trapped. */
+/* REQ: RT-040 RT-068 RT-072 RT-082 RT-083 */
+static bool begin(hart *h, rt_unit *u, const hart_insn *d, unsigned flags, bool tri, insn_start *c)
+{
+    c->ray_addr = hart_x(h, d->rs1);
+    cap_snapshot(&u->cap->cap, &c->s);
+    if (!predicate(h, u, flags, d->rd, &c->s)) {
+        count_issued(u, tri);
+        return false;
+    }
+    c->e = elem_of(&c->s, &c->unsup);
+    fetch_begin(h, &c->s, &c->x);
+    return fetched(h, u, &c->x, rt_fetch_ray(&c->x.f, c->ray_addr, c->e, &c->ray));
+}
+
+/* The architectural writes of rt.bbox and rt.tri once nothing can trap: rd (unless
+ * PRED_ONLY), the hit predicate to bank PB_OUT (errata Q-73), the issue counter. */
+/* REQ: RT-051 RT-060 RT-086 RT-015 */
+static void complete(hart *h, rt_unit *u, const hart_insn *d, unsigned flags, uint64_t res,
+                     bool hit, bool tri)
+{
+    if (!(flags & F_PRED_ONLY)) hart_set_x(h, d->rd, res);
+    if (PB_OUT(flags)) pmask_set_lane(&u->pmask->pm, PB_OUT(flags), 0, hit);
+    count_issued(u, tri);
+}
+
 /* ---- rt.bbox rd, rs1[, flags] (errata ..Q-77) ---- */
 
-/* REQ: RT-049 RT-050 RT-051 RT-053 RT-055 RT-056 RT-086 RT-105 */
+/* REQ: RT-024 RT-027 RT-049 RT-050 RT-051 RT-053 RT-055 RT-056 RT-086 RT-105 */
 static void exec_bbox(hart *h, void *ctx, const hart_insn *d)
 {
     rt_unit *u = ctx;
-    unsigned flags = (unsigned)((uint64_t)d->imm & 0xFFF);
-    if ((flags & F_RSV_BBOX) || !rt_bank_ok(u, PB_IN(flags)) || !rt_bank_ok(u, PB_OUT(flags))) {
-        rt_illegal(h, u, d, RT_EC_ILLEGAL);
-        return;
-    }
+    unsigned flags;
+    if (!flags_legal(h, u, d, F_RSV_BBOX, &flags)) return;
     bool node8 = flags & F_NODE8;
     if (!(u->rtcap & RTCAP_NODE4_MASK) || (node8 && !(u->rtcap & RTCAP_NODE8_MASK)) ||
         ((flags & F_PACK_HINT) && !(u->rtcap & RTCAP_PACK_HINT_MASK))) {
         rt_illegal(h, u, d, RT_EC_UNSUPPORTED);
         return;
     }
-    unsigned rd = d->rd;
-    uint64_t ray_addr = hart_x(h, d->rs1), node_addr = u->rtnode;
-    cap_snap s;
-    cap_snapshot(&u->cap->cap, &s);
-    if (!predicate(h, u, flags, rd, &s)) {
-        count(u, RTSTAT_BBOX_ISSUED_MASK, RTSTAT_BBOX_ISSUED_SHIFT);
-        return;
-    }
-    bool unsup;
-    rt_elem e = elem_of(&s, &unsup);
-    insn_fetch x;
-    fetch_begin(h, &s, &x);
-    rt_ray ray;
-    if (!fetched(h, u, &x, rt_fetch_ray(&x.f, ray_addr, e, &ray))) return;
+    uint64_t node_addr = u->rtnode;
+    insn_start c;
+    if (!begin(h, u, d, flags, false, &c)) return;
+    rt_elem e = c.e;
+    insn_fetch *x = &c.x;
     /* W_GUARD (errata P-323): the ray record's ninth element w (clip-space w, right after
      * tmax) equal to +-0 forces a miss without reading the node tile. */
     bool forced_miss = false;
     if (flags & F_BIT3) {
         float wv;
-        if (!fetched(h, u, &x, rt_fetch_elem(&x.f, ray_addr + 8u * rt_elem_bytes(e), e, &wv)))
+        if (!fetched(h, u, x, rt_fetch_elem(&x->f, c.ray_addr + 8u * rt_elem_bytes(e), e, &wv)))
             return;
         forced_miss = wv == 0.0f;
     }
@@ -289,8 +341,8 @@ static void exec_bbox(hart *h, void *ctx, const hart_insn *d)
         /* A Node8 is 128-byte aligned (Q-67; rtnode itself is always 64-byte aligned). */
         rt_node4 nodes[2];
         unsigned nn = node8 ? 2 : 1;
-        if (!fetched(h, u, &x, rt_fetch_node(&x.f, node_addr, nn, nodes))) return;
-        rt_bbox_children(&ray, nodes, nn, &r);
+        if (!fetched(h, u, x, rt_fetch_node(&x->f, node_addr, nn, nodes))) return;
+        rt_bbox_children(&c.ray, nodes, nn, &r);
     }
 
     uint64_t res = 0;
@@ -298,34 +350,29 @@ static void exec_bbox(hart *h, void *ctx, const hart_insn *d)
     if (r.nhit && !(flags & F_PRED_ONLY)) {
         float tn = r.tnear, tf = r.tfar;
         if (flags & F_BIT0) { /* T_CLAMP: the reported values only */
-            tn = tn < ray.tmin ? ray.tmin : tn > ray.tmax ? ray.tmax : tn;
-            tf = tf < ray.tmin ? ray.tmin : tf > ray.tmax ? ray.tmax : tf;
+            tn = tn < c.ray.tmin ? c.ray.tmin : tn > c.ray.tmax ? c.ray.tmax : tn;
+            tf = tf < c.ray.tmin ? c.ray.tmin : tf > c.ray.tmax ? c.ray.tmax : tf;
         }
-        uint64_t tw = rt_result_encode(tn, e, &s.pol, &f);
+        uint64_t tw = rt_result_encode(tn, e, &c.s.pol, &f);
         if (pack_hint(u, flags) && e != RT_ELEM_FP32) /* */
-            tw = (tw & 0xFFFF) | (uint64_t)(rt_result_encode(tf, e, &s.pol, &f) & 0xFFFF) << 16;
+            tw = (tw & 0xFFFF) | (uint64_t)(rt_result_encode(tf, e, &c.s.pol, &f) & 0xFFFF) << 16;
         res = r.hitmask;
         for (unsigned i = 0; i < r.nhit; i++)
             res |= (uint64_t)(r.order[i] & 7) << (8 + 3 * i);
         res |= tw << 32;
     }
-    if (!finish_flags(h, u, &s, unsup, f)) return;
-    if (!(flags & F_PRED_ONLY)) hart_set_x(h, rd, res);
-    if (PB_OUT(flags)) pmask_set_lane(&u->pmask->pm, PB_OUT(flags), 0, r.nhit != 0);
-    count(u, RTSTAT_BBOX_ISSUED_MASK, RTSTAT_BBOX_ISSUED_SHIFT);
+    if (!finish_flags(h, u, &c.s, c.unsup, f)) return;
+    complete(h, u, d, flags, res, r.nhit != 0, false);
 }
 
 /* ---- rt.tri rd, rs1[, flags] (errata ..Q-77) ---- */
 
-/* REQ: RT-058 RT-059 RT-060 RT-061 RT-062 RT-064 RT-065 RT-106 RT-086 */
+/* REQ: RT-024 RT-027 RT-058 RT-059 RT-060 RT-061 RT-062 RT-064 RT-065 RT-106 RT-086 */
 static void exec_tri(hart *h, void *ctx, const hart_insn *d)
 {
     rt_unit *u = ctx;
-    unsigned flags = (unsigned)((uint64_t)d->imm & 0xFFF);
-    if ((flags & F_RSV_TRI) || !rt_bank_ok(u, PB_IN(flags)) || !rt_bank_ok(u, PB_OUT(flags))) {
-        rt_illegal(h, u, d, RT_EC_ILLEGAL);
-        return;
-    }
+    unsigned flags;
+    if (!flags_legal(h, u, d, F_RSV_TRI, &flags)) return;
     bool eps_ctl = flags & F_BIT3;
     if (!(u->rtcap & RTCAP_WATERTIGHT_MASK) ||
         ((flags & F_PACK_HINT) && !(u->rtcap & RTCAP_PACK_HINT_MASK)) ||
@@ -333,23 +380,12 @@ static void exec_tri(hart *h, void *ctx, const hart_insn *d)
         rt_illegal(h, u, d, RT_EC_UNSUPPORTED);
         return;
     }
-    unsigned rd = d->rd;
-    uint64_t ray_addr = hart_x(h, d->rs1), tr_addr = u->rttri;
-    cap_snap s;
-    cap_snapshot(&u->cap->cap, &s);
-    if (!predicate(h, u, flags, rd, &s)) {
-        count(u, RTSTAT_TRI_ISSUED_MASK, RTSTAT_TRI_ISSUED_SHIFT);
-        return;
-    }
-    bool unsup;
-    rt_elem e = elem_of(&s, &unsup);
-    insn_fetch x;
-    fetch_begin(h, &s, &x);
-    rt_ray ray;
+    uint64_t tr_addr = u->rttri;
+    insn_start c;
+    if (!begin(h, u, d, flags, true, &c)) return;
+    rt_elem e = c.e;
     rt_trirange tr;
-    if (!fetched(h, u, &x, rt_fetch_ray(&x.f, ray_addr, e, &ray)) ||
-        !fetched(h, u, &x, rt_fetch_trirange(&x.f, tr_addr, &tr)))
-        return;
+    if (!fetched(h, u, &c.x, rt_fetch_trirange(&c.x.f, tr_addr, &tr))) return;
     unsigned eps = eps_ctl ? (unsigned)FIELD(u->rtconf2, RTCONF2_EPS_SCALE)
                            : (unsigned)FIELD(u->rtcfg, RTCFG_EPS_DFLT);
     bool hit = false;
@@ -362,8 +398,8 @@ static void exec_tri(hart *h, void *ctx, const hart_insn *d)
             return;
         uint64_t idx = (uint64_t)tr.first + k;
         float v[3][3], t, uu, vv;
-        if (!fetched(h, u, &x, rt_fetch_tri(&x.f, tr.base, idx, e, v))) return;
-        if (rt_tri_test(&ray, v, flags & F_BIT0, eps, &t, &uu, &vv) && (!hit || t < bt)) {
+        if (!fetched(h, u, &c.x, rt_fetch_tri(&c.x.f, tr.base, idx, e, v))) return;
+        if (rt_tri_test(&c.ray, v, flags & F_BIT0, eps, &t, &uu, &vv) && (!hit || t < bt)) {
             hit = true; /* strictly closer only: ties keep the lowest index */
             prim = idx;
             bt = t;
@@ -374,21 +410,20 @@ static void exec_tri(hart *h, void *ctx, const hart_insn *d)
     num_flags f = 0;
     uint64_t res = 0, uv = 0;
     if (hit) {
-        uint64_t ue = rt_result_encode(bu, e, &s.pol, &f), ve = rt_result_encode(bv, e, &s.pol, &f);
+        uint64_t ue = rt_result_encode(bu, e, &c.s.pol, &f),
+                 ve = rt_result_encode(bv, e, &c.s.pol, &f);
         uv = ue | ve << 32;
         if (!(flags & F_PRED_ONLY)) {
-            uint64_t te = rt_result_encode(bt, e, &s.pol, &f);
+            uint64_t te = rt_result_encode(bt, e, &c.s.pol, &f);
             if (pack_hint(u, flags) && e != RT_ELEM_FP32) /* FMT_RT_TRI_PACKED (P-324) */
                 res = te | ue << 16 | ve << 32 | (prim & 0x7FFF) << 48 | UINT64_C(1) << 63;
             else
                 res = te | (prim & 0x7FFFFFFF) << 32 | UINT64_C(1) << 63;
         }
     }
-    if (!finish_flags(h, u, &s, unsup, f)) return;
-    if (!(flags & F_PRED_ONLY)) hart_set_x(h, rd, res);
+    if (!finish_flags(h, u, &c.s, c.unsup, f)) return;
     if (hit) u->rtuv = uv;
-    if (PB_OUT(flags)) pmask_set_lane(&u->pmask->pm, PB_OUT(flags), 0, hit);
-    count(u, RTSTAT_TRI_ISSUED_MASK, RTSTAT_TRI_ISSUED_SHIFT);
+    complete(h, u, d, flags, res, hit, true);
 }
 
 /* ---- Registration ---- */
@@ -404,6 +439,7 @@ static const hart_unit_insn insns[] = {
 static const hart_unit_csrs csrs[] = {{RT_CSR_LO, RT_CSR_HI, csr_read, csr_write}};
 static const hart_unit unit = {"rt", reset, sizeof insns / sizeof insns[0], insns, 1, csrs};
 
+/* REQ: RT-016 */
 int rt_unit_attach(hart *h, rt_unit *u, cap_unit *cap, pmask_unit *pmask, uint64_t rtcap)
 {
     memset(u, 0, sizeof *u);

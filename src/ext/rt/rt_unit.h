@@ -19,9 +19,6 @@
  * oldest job is then completed before the new one is queued). */
 #define RT_JOBQ_DEPTH 8
 
-/* Predicate banks RT can select (banks >= 4 are illegal, errata ). */
-#define RT_PBANKS 4u
-
 /* RTSTAT.LAST_EC codes (errata Q-66). */
 enum { RT_EC_NONE = 0, RT_EC_ILLEGAL = 1, RT_EC_UNSUPPORTED = 2, RT_EC_JOB_FAULT = 3 };
 
@@ -70,8 +67,8 @@ int rt_unit_attach(hart *h, rt_unit *u, cap_unit *cap, pmask_unit *pmask, uint64
 
 /* Frees what the unit allocated (the offload engine). */
 void rt_unit_free(rt_unit *u);
-/* A predicate bank selector of an RT instruction or job: 0 (none / all ones) or an
- * existing bank below 4 (errata Q-36, Q-66, P-321). */
+/* A predicate bank selector of an RT instruction or job: 0 (none / all ones) or a bank the
+ * PMASK unit has (at most banks 0..3, errata Q-36, Q-66, P-321). */
 bool rt_bank_ok(const rt_unit *u, unsigned b);
 
 /* Records an error in RTSTAT: LAST_EC = ec, ERR = 1 (errata Q-66). */
