@@ -1,6 +1,7 @@
 /* csr.c — the machine-, supervisor- and user-level CSRs of an RV64GC hart, the Sdtrig
  * trigger CSRs, the Zicsr instructions, and the hand-off of unit-owned CSR ranges. */
 #include "hart_int.h"
+#include "jit.h"
 
 /* CSR addresses. */
 enum {
@@ -470,6 +471,7 @@ static bool hart_csr_write_raw(hart *h, uint32_t a, uint64_t v)
         if (hart_tvm_trap(h)) return false;
         uint64_t mode = v >> 60;
         if (mode == 0 || mode == 8 || mode == 9) h->satp = v; /* else WARL: no change */
+        jit_flush_request(h);
         return true;
     }
     case CSR_MSTATUS: {

@@ -6,6 +6,7 @@
  * c.mv -> rd, rs2, rs1 = 0; c.lwsp -> rs1 = sp ...), so each C name binds to the base
  * handler with the same semantics. */
 #include "hart_int.h"
+#include "jit.h"
 
 #define X(r)    (h->x[r])
 #define H(name) static uint64_t name(hart *h, const hart_insn *d)
@@ -360,6 +361,7 @@ H(s_fence_i)
      * already invalidate overlapping entries, so this is belt and braces. */
     for (uint64_t i = 0; i <= h->icache_mask; i++)
         h->icache[i].pc = UINT64_MAX;
+    jit_flush_request(h);
     return next;
 }
 H(s_ecall)
@@ -420,6 +422,7 @@ H(s_sfence_vma)
 {
     if (h->priv == PRV_U || (h->priv == PRV_S && (h->mstatus & MSTATUS_TVM)))
         return hart_illegal(h, d);
+    jit_flush_request(h); /* translations are keyed by physical pc: belt and braces */
     return NEXT;
 }
 /* WFI is illegal below M with mstatus.TW = 1, and in U mode whenever S mode exists. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hart_int.h"
+#include "jit.h"
 #include "xphmg_csr.h"
 #include "mem_hook.h"
 
@@ -91,6 +92,7 @@ static void bind_all(hart *h)
 
 static void icache_flush(hart *h)
 {
+    jit_flush_request(h);
     for (uint64_t i = 0; i <= h->icache_mask; i++)
         h->icache[i].pc = EMPTY_TAG;
 }
@@ -99,6 +101,7 @@ static void icache_flush(hart *h)
  * has exactly one slot in the direct-mapped cache. */
 void hart_code_written(hart *h, uint64_t a, uint64_t n)
 {
+    jit_code_written(h, a, n);
     if (n > 64) {
         /* Large writes come from the host (loader, HTIF read into a buffer): only a
          * write over pages that hold decoded code costs a full flush. */
@@ -171,6 +174,7 @@ void hart_free(hart *h)
 {
     if (!h) return;
     if (h->mem) mem_set_write_hook(h->mem, NULL, NULL);
+    jit_free(h->jit);
     free(h->page_flags);
     free(h->icache);
     free(h->xop_fn);
@@ -678,6 +682,19 @@ static hart_insn *refill_at(hart *h, uint64_t pc, uint64_t vpc)
     h->page_flags[off >> 12] |= PAGE_CODE;
     h->page_flags[(off + len - 1) >> 12] |= PAGE_CODE;
     return e;
+}
+
+bool hart_decode_phys(hart *h, uint64_t pc, hart_insn *e)
+{
+    uint32_t lo, hi = 0;
+    if (!fetch16(h, pc, &lo)) return false;
+    unsigned len = (lo & 3) == 3 ? 4 : 2;
+    if (len == 4 && !fetch16(h, pc + 2, &hi)) return false;
+    decode_entry(h, e, pc, lo | hi << 16, len);
+    uint64_t off = pc - h->ram_base;
+    h->page_flags[off >> 12] |= PAGE_CODE;
+    h->page_flags[(off + len - 1) >> 12] |= PAGE_CODE;
+    return true;
 }
 
 static hart_insn *refill(hart *h, uint64_t pc)
@@ -1387,10 +1404,33 @@ static hart_run_result run_bounded(hart *h, uint64_t max_insns)
         hart_update_xlate(h, false);
         if (h->log || h->xlate)
             run_careful(h, n);
+        else if (h->jit)
+            jit_run(h, n);
         else
             run_fast(h, n);
         if (h->poll && !h->halted) h->poll(h, h->poll_ctx);
     }
+}
+
+void hart_run_interp(hart *h, int64_t n)
+{
+    run_fast(h, n);
+}
+
+int hart_set_jit(hart *h, bool on)
+{
+    if (!on) {
+        jit_free(h->jit);
+        h->jit = NULL;
+        return 0;
+    }
+    if (!h->jit) h->jit = jit_new(h);
+    return h->jit ? 0 : -1;
+}
+
+bool hart_jit_on(const hart *h)
+{
+    return h->jit != NULL;
 }
 
 hart_run_result hart_run(hart *h, uint64_t max_insns)

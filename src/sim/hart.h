@@ -246,6 +246,9 @@ struct hart {
     hart_exec_fn *xop_fn;
     uint8_t *xop_wr;
     uint8_t *xop_kind;
+
+    /* the translator (jit.h; NULL: the interpreter runs everything) */
+    struct jit *jit;
 };
 
 /* Creates a hart over mem (not owned), reset to M mode with pc = reset_pc. NULL if the
@@ -258,6 +261,13 @@ int hart_register_unit(hart *h, const hart_unit *u, void *ctx);
 void hart_set_poll(hart *h, hart_poll_fn fn, void *ctx, uint64_t watch_lo, uint64_t watch_hi);
 /* Commit log in Spike's --log-commits format to f (NULL turns it off). */
 void hart_set_log(hart *h, FILE *f);
+
+/* Turns the translator (docs/sim.md, "Translator") on or off. Translated code runs where
+ * the fast loop would (no commit log, no address translation, PMP or trigger in the
+ * way); everything else keeps the interpreter. -1 when it cannot be turned on (not an
+ * x86-64 host, no memory for the code cache, RAM above 2^56). */
+int hart_set_jit(hart *h, bool on);
+bool hart_jit_on(const hart *h);
 
 /* Stop the run loop with an exit code (HTIF exit, a host error). */
 void hart_halt(hart *h, int code);

@@ -196,6 +196,12 @@ bool clint_load(hart *h, uint64_t off, unsigned n, uint64_t *v);
 bool clint_store(hart *h, uint64_t off, unsigned n, uint64_t v);
 uint64_t hart_mip(const hart *h);
 uint64_t hart_exec_illegal(hart *h, const hart_insn *d);
+/* Decodes the instruction at physical address pc into *e (for the translator), marking
+ * its pages as holding code; false, raising nothing, when it is not all in RAM. */
+bool hart_decode_phys(hart *h, uint64_t pc, hart_insn *e);
+/* The fast loop for up to n instructions of the current batch (the translator's
+ * fallback). */
+void hart_run_interp(hart *h, int64_t n);
 uint64_t hart_exec_unit(hart *h, const hart_insn *d);
 
 /* The fall-through address of the instruction being executed. */

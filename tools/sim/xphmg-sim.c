@@ -13,6 +13,11 @@
 #include "hart.h"
 #include "htif.h"
 #include "isa_string.h"
+#include "jit.h"
+
+#ifndef XPHMG_JIT_DEFAULT
+#define XPHMG_JIT_DEFAULT 0 /* the translator stays behind --jit (docs/sim.md) */
+#endif
 #include "loader.h"
 #include "mem.h"
 #include "xphmg_csr.h"
@@ -61,6 +66,9 @@ static void usage(FILE *f)
             "                     free port, printed on stderr) while the guest runs\n"
             "  --gdb-wait PORT    the same, waiting for the debugger before the first\n"
             "                     instruction\n"
+            "  --jit              translate guest code to host code (x86-64 hosts; default\n"
+            "                     %s); other hosts interpret\n"
+            "  --no-jit           interpret every instruction\n"
             "  --help             this text\n"
             "\n"
             "exit status:\n"
@@ -72,7 +80,8 @@ static void usage(FILE *f)
             "  126     PROG cannot be loaded (not a RISC-V ELF64 executable, does not fit RAM)\n"
             "  127     host-side failure (out of memory, HTIF protocol error, I/O error)\n"
             "A guest that exits with status 122..127 is indistinguishable from these; the\n"
-            "simulator's own exits always print a one-line reason on stderr.\n");
+            "simulator's own exits always print a one-line reason on stderr.\n",
+            XPHMG_JIT_DEFAULT ? "on" : "off");
 }
 
 static int parse_u64(const char *s, uint64_t *out, int allow_suffix)
@@ -191,6 +200,7 @@ int main(int argc, char **argv)
     uint64_t ram_size = UINT64_C(256) << 20, ram_base = UINT64_C(0x80000000), max_insns = 0;
     uint64_t timeout_s = 0;
     int log_commits = 0, stats = 0, host_stat = 0, gdb = 0; /* gdb: 1 --gdb, 2 --gdb-wait */
+    int use_jit = XPHMG_JIT_DEFAULT;
     uint64_t rt_threads = 1;
     uint64_t misa = MISA_RESET;
     uint64_t gdb_port = 0;
@@ -231,6 +241,10 @@ int main(int argc, char **argv)
             i++;
         } else if (!strcmp(o, "--host-stat")) {
             host_stat = 1;
+        } else if (!strcmp(o, "--jit")) {
+            use_jit = 1;
+        } else if (!strcmp(o, "--no-jit")) {
+            use_jit = 0;
         } else if (!strcmp(o, "--log-commits")) {
             log_commits = 1;
         } else if (!strcmp(o, "--log-file")) {
@@ -370,6 +384,10 @@ int main(int argc, char **argv)
                 prog);
     hart *h = run.h;
     hart_set_charging(h, true);
+    if (use_jit && jit_supported() && hart_set_jit(h, true) != 0) {
+        fprintf(stderr, "xphmg-sim: out of memory (--jit code cache)\n");
+        return finish(&run, EXIT_HOST);
+    }
     h->x[2] = sp;
     h->x[10] = (uint64_t)(argc - i);
     h->x[11] = sp + 8;
@@ -430,6 +448,14 @@ int main(int argc, char **argv)
                 "%.3f s, %.1f MIPS (CPU time %.3f s, %.1f MIPS)\n",
                 h->instret, h->traps, h->charged, dt, dt > 0 ? (double)h->instret / dt / 1e6 : 0.0,
                 dc, dc > 0 ? (double)h->instret / dc / 1e6 : 0.0);
+        if (h->jit) {
+            jit_stats js;
+            jit_get_stats(h->jit, &js);
+            fprintf(stderr,
+                    "xphmg-sim: jit: %" PRIu64 " blocks translated, %" PRIu64
+                    " cache flushes, %" PRIu64 " entries from the dispatcher\n",
+                    js.blocks, js.flushes, js.entries);
+        }
         if (run.ext)
             xmem_unit_print_stats(&run.ext->xmem, stderr); /* the L1 model (errata P-221) */
     }

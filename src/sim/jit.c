@@ -1,0 +1,794 @@
+/* jit.c — the translator (docs/sim.md, "Translator"): guest basic blocks (up to
+ * JIT_MAX_INSNS instructions, ending at the first jump or branch) become x86-64 code in
+ * one mmap'd cache that is flushed whole when it is full or when anything it was
+ * translated from may have changed. Blocks are keyed by (pc, privilege) and only run
+ * while h->xlate is false, so a guest address is a physical RAM address.
+ *
+ * Generated code keeps: RBX = the hart, RBP = this jit, R12 = host address of RAM,
+ * R13 = the batch's instructions left, R14 = RAM's guest base, R15 = the fast-path
+ * bound (RAM size - 7, the fast loop's). Guest registers live in h->x. A block first
+ * takes its whole instruction count from R13 (or exits if it does not fit, and the
+ * interpreter runs the batch's tail), so --max-insns, timer interrupts and the batch
+ * boundaries are exactly the fast loop's. The integer instructions the fast loop has
+ * inline cases for are translated; every other instruction, and every slow path (a
+ * device or faulting address, a store into a page holding code or the HTIF mailbox),
+ * calls the instruction's handler with h->pc and h->instret as the fast loop would set
+ * them, and leaves the block when the handler trapped, stopped the batch (h->stop) or
+ * went elsewhere than the fall-through. */
+#include "jit.h"
+
+#include "hart_int.h"
+
+#if defined(__x86_64__)
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "x86emit.h"
+
+#define JIT_CODE_BYTES (UINT64_C(16) << 20)
+#define JIT_MAX_INSNS  64
+/* Upper bound of one block's code: ~110 bytes of hot code and a ~140-byte helper path
+ * per instruction, plus its exits. */
+#define JIT_BLOCK_ROOM  (JIT_MAX_INSNS * 300 + 512)
+#define JIT_MAX_BLOCKS  65536
+#define JIT_MAX_DCOPIES (JIT_MAX_BLOCKS * 2)
+#define JIT_HASH_BITS   15
+#define JIT_JC_BITS     12
+/* Keys carry the privilege above any RAM address (jit_new refuses RAM reaching it). */
+#define JIT_PRIV_SHIFT 62
+#define JIT_RAM_LIMIT  (UINT64_C(1) << 56)
+
+typedef struct jit_block {
+    uint64_t key;
+    const uint8_t *code;
+    uint64_t ninsns;
+    struct jit_block *next;
+} jit_block;
+
+struct jit_jc {
+    uint64_t key;
+    const uint8_t *code;
+};
+
+struct jit {
+    /* read and written by generated code (RBP-relative) */
+    int64_t budget;      /* instructions left in the batch (R13 while running) */
+    uint64_t irn;        /* h->instret = irn - budget */
+    uint8_t *chain_from; /* the exit taken, when it is a direct jump that can be chained */
+    const uint8_t *pflags;
+    uint8_t *ram;
+    uint64_t base, lim;
+
+    hart *h;
+    uint8_t *code;  /* the mmap'd cache */
+    uint8_t *start; /* first byte after the entry/exit trampolines */
+    uint8_t *free;  /* next block goes here */
+    void (*enter)(hart *h, jit *j, const uint8_t *code);
+    const uint8_t *exit;
+    struct jit_jc *jc; /* indirect-jump lookup: pc -> code, read by generated code */
+    jit_block *blocks;
+    unsigned nblocks;
+    jit_block **hash;
+    hart_insn *dcopy; /* the decoded instructions handler calls pass (stable addresses) */
+    unsigned ndcopy;
+    /* self-modifying code: a bit per 2-byte granule of RAM holding translated code, and
+     * the RAM pages with any such bit (jpage, and their list to clear at a flush) */
+    uint8_t *granule;
+    uint64_t granule_bytes;
+    uint8_t *jpage;
+    uint32_t *pages;
+    uint64_t npages;
+    uint64_t gen;
+    bool flush_pending;
+    jit_stats st;
+};
+
+#define HOFF(f) ((int32_t)offsetof(hart, f))
+#define XOFF(r) ((int32_t)(offsetof(hart, x) + 8 * (r)))
+#define JOFF(f) ((int32_t)offsetof(jit, f))
+
+bool jit_supported(void)
+{
+    return true;
+}
+
+/* ---- the cache ---- */
+
+static void flush(jit *j)
+{
+    for (uint64_t i = 0; i < j->npages; i++) {
+        uint64_t p = j->pages[i], lo = p * 256;
+        j->jpage[p] = 0;
+        if (lo < j->granule_bytes)
+            memset(j->granule + lo, 0, j->granule_bytes - lo < 256 ? j->granule_bytes - lo : 256);
+    }
+    j->npages = 0;
+    j->nblocks = 0;
+    j->ndcopy = 0;
+    memset(j->hash, 0, sizeof *j->hash << JIT_HASH_BITS);
+    memset(j->jc, 0, sizeof *j->jc << JIT_JC_BITS);
+    j->free = j->start;
+    j->gen++;
+    j->flush_pending = false;
+    j->st.flushes++;
+}
+
+static unsigned hash_of(uint64_t key)
+{
+    return (unsigned)((key >> 1) ^ (key >> (JIT_HASH_BITS + 1)) ^ (key >> JIT_PRIV_SHIFT)) &
+           ((1u << JIT_HASH_BITS) - 1);
+}
+
+static jit_block *lookup(jit *j, uint64_t key)
+{
+    for (jit_block *b = j->hash[hash_of(key)]; b; b = b->next)
+        if (b->key == key) return b;
+    return NULL;
+}
+
+static void note_code(jit *j, uint64_t pc, unsigned len)
+{
+    uint64_t off = pc - j->h->ram_base;
+    for (uint64_t g = off >> 1; g <= (off + len - 1) >> 1; g++)
+        j->granule[g >> 3] |= (uint8_t)(1u << (g & 7));
+    for (uint64_t p = off >> 12; p <= (off + len - 1) >> 12; p++)
+        if (!j->jpage[p]) {
+            j->jpage[p] = 1;
+            j->pages[j->npages++] = (uint32_t)p;
+        }
+}
+
+void jit_code_written(hart *h, uint64_t a, uint64_t n)
+{
+    jit *j = h->jit;
+    if (!j || !j->nblocks || !n) return;
+    uint64_t off = a - h->ram_base;
+    bool hit = false;
+    if (off >= h->ram_size || n > h->ram_size - off) {
+        hit = true; /* not a RAM range: be safe */
+    } else if (n > 64) {
+        for (uint64_t p = off >> 12; p <= (off + n - 1) >> 12 && !hit; p++)
+            hit = j->jpage[p] != 0;
+    } else {
+        for (uint64_t g = off >> 1; g <= (off + n - 1) >> 1 && !hit; g++)
+            hit = (j->granule[g >> 3] >> (g & 7)) & 1;
+    }
+    if (hit) jit_flush_request(h);
+}
+
+void jit_flush_request(hart *h)
+{
+    if (!h->jit) return;
+    h->jit->flush_pending = true;
+    h->stop = true; /* the running block exits right after this instruction */
+}
+
+void jit_get_stats(const jit *j, jit_stats *s)
+{
+    *s = j->st;
+}
+
+/* ---- translation ---- */
+
+enum { COLD_HELPER, COLD_EXIT, COLD_CHAIN, COLD_BUDGET };
+
+/* Out-of-line code emitted after a block's straight-line code: slow paths and exits,
+ * reached through up to three jumps each. */
+typedef struct {
+    int kind;
+    unsigned i;       /* the instruction (COLD_HELPER, COLD_EXIT) */
+    uint64_t target;  /* COLD_CHAIN: the guest pc */
+    uint8_t *from[3]; /* the displacements jumping here */
+    const uint8_t *resume;
+} cold_item;
+
+typedef struct {
+    hart *h;
+    jit *j;
+    x86buf b;
+    const hart_insn *ins;
+    unsigned n;
+    unsigned ncold;
+    cold_item cold[JIT_MAX_INSNS * 4 + 4];
+} tctx;
+
+static cold_item *add_cold(tctx *t, int kind, unsigned i, uint8_t *from)
+{
+    cold_item *c = &t->cold[t->ncold++];
+    memset(c, 0, sizeof *c);
+    c->kind = kind;
+    c->i = i;
+    c->from[0] = from;
+    return c;
+}
+
+static void ld_x(x86buf *b, int reg, unsigned r)
+{
+    if (r)
+        x86_load_m(b, reg, X_RBX, XOFF(r));
+    else
+        x86_zero(b, reg);
+}
+
+static void st_x(x86buf *b, unsigned r, int reg)
+{
+    if (r) x86_store_m(b, X_RBX, XOFF(r), reg);
+}
+
+/* A direct exit to guest pc `target`, chainable. */
+static void exit_to(tctx *t, uint8_t *from, uint64_t target)
+{
+    add_cold(t, COLD_CHAIN, 0, from)->target = target;
+}
+
+/* Instruction i through its handler, as the fast loop's k_call does it. */
+static void emit_helper(tctx *t, unsigned i)
+{
+    x86buf *b = &t->b;
+    const hart_insn *d = &t->ins[i];
+    hart_insn *dc = &t->j->dcopy[t->j->ndcopy++];
+    *dc = *d;
+    int32_t left = (int32_t)(t->n - i); /* R13 holds the budget minus this many */
+    x86_load_m(b, X_RAX, X_RBP, JOFF(irn));
+    x86_alu_rr(b, XA_SUB, X_RAX, X_R13, true);
+    x86_alu_ri(b, XA_SUB, X_RAX, left, true);
+    x86_store_m(b, X_RBX, HOFF(instret), X_RAX);
+    x86_mov_imm(b, X_RAX, d->pc);
+    x86_store_m(b, X_RBX, HOFF(pc), X_RAX);
+    x86_mov_rr(b, X_RDI, X_RBX);
+    x86_mov_imm(b, X_RSI, (uint64_t)(uintptr_t)dc);
+    x86_mov_imm(b, X_RAX, (uint64_t)(uintptr_t)t->h->xop_fn[d->op]);
+    x86_call_r(b, X_RAX);
+    /* The handler counts as executed (a trap took one off instret): re-base irn. */
+    x86_load_m(b, X_RCX, X_RBX, HOFF(instret));
+    x86_alu_rr(b, XA_ADD, X_RCX, X_R13, true);
+    x86_alu_ri(b, XA_ADD, X_RCX, left, true);
+    x86_store_m(b, X_RBP, JOFF(irn), X_RCX);
+    x86_cmp_m8_0(b, X_RBX, HOFF(stop));
+    cold_item *c = add_cold(t, COLD_EXIT, i, x86_jcc(b, XC_NE));
+    x86_mov_imm(b, X_RCX, d->npc);
+    x86_alu_rr(b, XA_CMP, X_RAX, X_RCX, true);
+    c->from[1] = x86_jcc(b, XC_NE);
+}
+
+/* RAX = x[rs1] + imm - RAM base; jumps to a new COLD_HELPER when outside the fast
+ * path's bound. */
+static cold_item *emit_ram_offset(tctx *t, unsigned i)
+{
+    x86buf *b = &t->b;
+    const hart_insn *d = &t->ins[i];
+    ld_x(b, X_RAX, d->rs1);
+    if (d->imm) x86_alu_ri(b, XA_ADD, X_RAX, (int32_t)d->imm, true);
+    x86_alu_rr(b, XA_SUB, X_RAX, X_R14, true);
+    x86_alu_rr(b, XA_CMP, X_RAX, X_R15, true);
+    return add_cold(t, COLD_HELPER, i, x86_jcc(b, XC_AE));
+}
+
+static bool fits32(int64_t v)
+{
+    return v == (int32_t)v;
+}
+
+/* Emits instruction i; returns false when it ended the block with its own exits. */
+static bool emit_insn(tctx *t, unsigned i)
+{
+    x86buf *b = &t->b;
+    const hart_insn *d = &t->ins[i];
+    int32_t imm = (int32_t)d->imm;
+    bool w32 = false;
+    x86_alu op = XA_ADD;
+    x86_shift sh = XS_SHL;
+    x86_cc cc = XC_E;
+    x86_load lk = XL_64;
+    unsigned size = 8;
+    if (!fits32(d->imm)) goto helper;
+    switch (d->k) {
+    case K_NOP:
+        return true;
+    case K_ADDIW:
+        w32 = true;
+        /* fall through */
+    case K_ADDI:
+        if (d->rs1 == 0 && !w32) {
+            x86_mov_imm(b, X_RAX, (uint64_t)d->imm);
+        } else {
+            ld_x(b, X_RAX, d->rs1);
+            if (imm || w32) x86_alu_ri(b, XA_ADD, X_RAX, imm, !w32);
+            if (w32) x86_movsxd(b, X_RAX, X_RAX);
+        }
+        st_x(b, d->rd, X_RAX);
+        return true;
+    case K_ANDI:
+        op = XA_AND;
+        goto alui;
+    case K_ORI:
+        op = XA_OR;
+        goto alui;
+    case K_XORI:
+        op = XA_XOR;
+    alui:
+        ld_x(b, X_RAX, d->rs1);
+        x86_alu_ri(b, op, X_RAX, imm, true);
+        st_x(b, d->rd, X_RAX);
+        return true;
+    case K_SLLIW:
+        w32 = true;
+        /* fall through */
+    case K_SLLI:
+        sh = XS_SHL;
+        goto shifti;
+    case K_SRLIW:
+        w32 = true;
+        /* fall through */
+    case K_SRLI:
+        sh = XS_SHR;
+        goto shifti;
+    case K_SRAIW:
+        w32 = true;
+        /* fall through */
+    case K_SRAI:
+        sh = XS_SAR;
+    shifti:
+        ld_x(b, X_RAX, d->rs1);
+        x86_shift_ri(b, sh, X_RAX, (uint8_t)(imm & (w32 ? 31 : 63)), !w32);
+        if (w32) x86_movsxd(b, X_RAX, X_RAX);
+        st_x(b, d->rd, X_RAX);
+        return true;
+    case K_SLTI:
+        cc = XC_L;
+        goto slti;
+    case K_SLTIU:
+        cc = XC_B;
+    slti:
+        ld_x(b, X_RAX, d->rs1);
+        x86_alu_ri(b, XA_CMP, X_RAX, imm, true);
+        x86_setcc_zx(b, cc, X_RAX);
+        st_x(b, d->rd, X_RAX);
+        return true;
+    case K_LUI:
+        x86_mov_imm(b, X_RAX, (uint64_t)d->imm << 12);
+        st_x(b, d->rd, X_RAX);
+        return true;
+    case K_AUIPC:
+        x86_mov_imm(b, X_RAX, d->pc + ((uint64_t)d->imm << 12));
+        st_x(b, d->rd, X_RAX);
+        return true;
+    case K_ADDW:
+        w32 = true;
+        /* fall through */
+    case K_ADD:
+        op = XA_ADD;
+        goto alu;
+    case K_SUBW:
+        w32 = true;
+        /* fall through */
+    case K_SUB:
+        op = XA_SUB;
+        goto alu;
+    case K_AND:
+        op = XA_AND;
+        goto alu;
+    case K_OR:
+        op = XA_OR;
+        goto alu;
+    case K_XOR:
+        op = XA_XOR;
+    alu:
+        ld_x(b, X_RAX, d->rs1);
+        ld_x(b, X_RCX, d->rs2);
+        x86_alu_rr(b, op, X_RAX, X_RCX, !w32);
+        if (w32) x86_movsxd(b, X_RAX, X_RAX);
+        st_x(b, d->rd, X_RAX);
+        return true;
+    case K_SLLW:
+        w32 = true;
+        /* fall through */
+    case K_SLL:
+        sh = XS_SHL;
+        goto shift;
+    case K_SRLW:
+        w32 = true;
+        /* fall through */
+    case K_SRL:
+        sh = XS_SHR;
+        goto shift;
+    case K_SRAW:
+        w32 = true;
+        /* fall through */
+    case K_SRA:
+        sh = XS_SAR;
+    shift: /* x86 masks the count in CL to 5 (32-bit) or 6 bits, as RISC-V does */
+        ld_x(b, X_RAX, d->rs1);
+        ld_x(b, X_RCX, d->rs2);
+        x86_shift_rcl(b, sh, X_RAX, !w32);
+        if (w32) x86_movsxd(b, X_RAX, X_RAX);
+        st_x(b, d->rd, X_RAX);
+        return true;
+    case K_SLT:
+        cc = XC_L;
+        goto slt;
+    case K_SLTU:
+        cc = XC_B;
+    slt:
+        ld_x(b, X_RAX, d->rs1);
+        ld_x(b, X_RCX, d->rs2);
+        x86_alu_rr(b, XA_CMP, X_RAX, X_RCX, true);
+        x86_setcc_zx(b, cc, X_RAX);
+        st_x(b, d->rd, X_RAX);
+        return true;
+    case K_MULW:
+        w32 = true;
+        /* fall through */
+    case K_MUL:
+        ld_x(b, X_RAX, d->rs1);
+        ld_x(b, X_RCX, d->rs2);
+        x86_imul_rr(b, X_RAX, X_RCX, !w32);
+        if (w32) x86_movsxd(b, X_RAX, X_RAX);
+        st_x(b, d->rd, X_RAX);
+        return true;
+    case K_JAL:
+        x86_mov_imm(b, X_RAX, d->npc);
+        st_x(b, d->rd, X_RAX);
+        /* fall through */
+    case K_J:
+        exit_to(t, x86_jmp(b), d->pc + (uint64_t)d->imm);
+        return false;
+    case K_JALR:
+    case K_JR: {
+        ld_x(b, X_RAX, d->rs1);
+        if (imm) x86_alu_ri(b, XA_ADD, X_RAX, imm, true);
+        x86_alu_ri(b, XA_AND, X_RAX, -2, true);
+        if (d->k == K_JALR) {
+            x86_mov_imm(b, X_RCX, d->npc);
+            st_x(b, d->rd, X_RCX);
+        }
+        x86_store_m(b, X_RBX, HOFF(pc), X_RAX);
+        /* the lookup table: entry (pc >> 1) & mask, tag pc | priv << 62 */
+        x86_mov_rr(b, X_RDX, X_RAX);
+        x86_shift_ri(b, XS_SHR, X_RDX, 1, true);
+        x86_alu_ri(b, XA_AND, X_RDX, (1 << JIT_JC_BITS) - 1, false);
+        x86_shift_ri(b, XS_SHL, X_RDX, 4, true);
+        x86_mov_imm(b, X_RSI, (uint64_t)(uintptr_t)t->j->jc);
+        x86_alu_rr(b, XA_ADD, X_RDX, X_RSI, true);
+        x86_mov_imm(b, X_RCX, (uint64_t)t->h->priv << JIT_PRIV_SHIFT);
+        x86_alu_rr(b, XA_OR, X_RCX, X_RAX, true);
+        x86_alu_mr(b, XA_CMP, X_RCX, X_RDX, 0);
+        add_cold(t, COLD_CHAIN, 0, x86_jcc(b, XC_NE))->target = UINT64_MAX; /* pc is set */
+        x86_jmp_m(b, X_RDX, 8);
+        return false;
+    }
+    case K_BEQ:
+        cc = XC_E;
+        goto branch;
+    case K_BNE:
+        cc = XC_NE;
+        goto branch;
+    case K_BLT:
+        cc = XC_L;
+        goto branch;
+    case K_BGE:
+        cc = XC_GE;
+        goto branch;
+    case K_BLTU:
+        cc = XC_B;
+        goto branch;
+    case K_BGEU:
+        cc = XC_AE;
+    branch:
+        ld_x(b, X_RAX, d->rs1);
+        if (d->rs2) {
+            x86_alu_mr(b, XA_CMP, X_RAX, X_RBX, XOFF(d->rs2));
+        } else {
+            x86_alu_ri(b, XA_CMP, X_RAX, 0, true);
+        }
+        exit_to(t, x86_jcc(b, cc), d->pc + (uint64_t)d->imm);
+        exit_to(t, x86_jmp(b), d->npc);
+        return false;
+    case K_LB:
+        lk = XL_S8;
+        goto load;
+    case K_LBU:
+        lk = XL_U8;
+        goto load;
+    case K_LH:
+        lk = XL_S16;
+        goto load;
+    case K_LHU:
+        lk = XL_U16;
+        goto load;
+    case K_LW:
+        lk = XL_S32;
+        goto load;
+    case K_LWU:
+        lk = XL_U32;
+        goto load;
+    case K_LD:
+        lk = XL_64;
+    load : {
+        cold_item *c = emit_ram_offset(t, i);
+        x86_load_idx(b, lk, X_RCX, X_R12, X_RAX);
+        st_x(b, d->rd, X_RCX);
+        c->resume = b->p;
+        return true;
+    }
+    case K_SB:
+        size = 1;
+        goto store;
+    case K_SH:
+        size = 2;
+        goto store;
+    case K_SW:
+        size = 4;
+        goto store;
+    case K_SD:
+        size = 8;
+    store : {
+        /* RAM only, and no flagged page (code, the HTIF mailbox) under either end */
+        cold_item *c = emit_ram_offset(t, i);
+        x86_load_m(b, X_RDX, X_RBP, JOFF(pflags));
+        x86_mov_rr(b, X_RCX, X_RAX);
+        x86_shift_ri(b, XS_SHR, X_RCX, 12, true);
+        x86_test_m8_idx(b, X_RDX, X_RCX);
+        c->from[1] = x86_jcc(b, XC_NE);
+        if (size > 1) {
+            x86_lea(b, X_RCX, X_RAX, (int32_t)size - 1);
+            x86_shift_ri(b, XS_SHR, X_RCX, 12, true);
+            x86_test_m8_idx(b, X_RDX, X_RCX);
+            c->from[2] = x86_jcc(b, XC_NE);
+        }
+        ld_x(b, X_RCX, d->rs2);
+        x86_store_idx(b, size, X_R12, X_RAX, X_RCX);
+        c->resume = b->p;
+        return true;
+    }
+    default:
+        break;
+    }
+helper:
+    emit_helper(t, i);
+    return true;
+}
+
+/* The out-of-line items; emitting one may add more (a helper's exits). */
+static void emit_cold(tctx *t, uint64_t block_pc)
+{
+    x86buf *b = &t->b;
+    for (unsigned k = 0; k < t->ncold; k++) {
+        cold_item c = t->cold[k];
+        for (unsigned f = 0; f < 3; f++)
+            if (c.from[f]) x86_patch(c.from[f], b->p);
+        switch (c.kind) {
+        case COLD_HELPER:
+            emit_helper(t, c.i);
+            x86_patch(x86_jmp(b), c.resume);
+            break;
+        case COLD_EXIT: /* after a handler: RAX = the next pc */
+            x86_store_m(b, X_RBX, HOFF(pc), X_RAX);
+            if (t->n - c.i - 1) x86_alu_ri(b, XA_ADD, X_R13, (int32_t)(t->n - c.i - 1), true);
+            x86_patch(x86_jmp(b), t->j->exit);
+            break;
+        case COLD_CHAIN:
+            if (c.target != UINT64_MAX) {
+                x86_mov_imm(b, X_RAX, c.target);
+                x86_store_m(b, X_RBX, HOFF(pc), X_RAX);
+                x86_mov_imm(b, X_RAX, (uint64_t)(uintptr_t)c.from[0]);
+                x86_store_m(b, X_RBP, JOFF(chain_from), X_RAX);
+            }
+            x86_patch(x86_jmp(b), t->j->exit);
+            break;
+        default: /* COLD_BUDGET: give the count back, resume in the dispatcher */
+            x86_alu_ri(b, XA_ADD, X_R13, (int32_t)t->n, true);
+            x86_mov_imm(b, X_RAX, block_pc);
+            x86_store_m(b, X_RBX, HOFF(pc), X_RAX);
+            x86_patch(x86_jmp(b), t->j->exit);
+            break;
+        }
+        if (b->full) return;
+    }
+}
+
+static bool ends_block(uint8_t k)
+{
+    return k == K_JAL || k == K_J || k == K_JALR || k == K_JR || (k >= K_BEQ && k <= K_BGEU);
+}
+
+static jit_block *translate(hart *h, jit *j, uint64_t key)
+{
+    uint64_t pc = key & ~(UINT64_C(3) << JIT_PRIV_SHIFT);
+    if ((size_t)(JIT_CODE_BYTES - (uint64_t)(j->free - j->code)) < JIT_BLOCK_ROOM ||
+        j->nblocks == JIT_MAX_BLOCKS || j->ndcopy + 2 * JIT_MAX_INSNS > JIT_MAX_DCOPIES)
+        flush(j);
+    static __thread hart_insn ins[JIT_MAX_INSNS];
+    unsigned n = 0;
+    for (uint64_t p = pc; n < JIT_MAX_INSNS;) {
+        if (!hart_decode_phys(h, p, &ins[n])) break;
+        p = ins[n].npc;
+        if (ends_block(ins[n++].k)) break;
+    }
+    if (!n) return NULL; /* not in RAM: the interpreter raises the fetch fault */
+    static __thread tctx t;
+    t.h = h;
+    t.j = j;
+    t.b = (x86buf){j->free, j->code + JIT_CODE_BYTES, false};
+    t.ins = ins;
+    t.n = n;
+    t.ncold = 0;
+    uint8_t *entry = t.b.p;
+    x86_alu_ri(&t.b, XA_SUB, X_R13, (int32_t)n, true);
+    add_cold(&t, COLD_BUDGET, 0, x86_jcc(&t.b, XC_L));
+    bool open = true;
+    for (unsigned i = 0; i < n && open; i++)
+        open = emit_insn(&t, i);
+    if (open) exit_to(&t, x86_jmp(&t.b), ins[n - 1].npc);
+    emit_cold(&t, pc);
+    if (t.b.full) return NULL; /* cannot happen with JIT_BLOCK_ROOM free */
+    jit_block *blk = &j->blocks[j->nblocks++];
+    blk->key = key;
+    blk->code = entry;
+    blk->ninsns = n;
+    unsigned hsh = hash_of(key);
+    blk->next = j->hash[hsh];
+    j->hash[hsh] = blk;
+    for (unsigned i = 0; i < n; i++)
+        note_code(j, ins[i].pc, ins[i].len);
+    j->free = (uint8_t *)(((uintptr_t)t.b.p + 15) & ~(uintptr_t)15);
+    j->st.blocks++;
+    return blk;
+}
+
+static jit_block *find(hart *h, jit *j, uint64_t key)
+{
+    jit_block *b = lookup(j, key);
+    if (!b) b = translate(h, j, key);
+    if (b) {
+        struct jit_jc *e = &j->jc[(key >> 1) & ((1u << JIT_JC_BITS) - 1)];
+        e->key = key;
+        e->code = b->code;
+    }
+    return b;
+}
+
+void jit_run(hart *h, int64_t n)
+{
+    jit *j = h->jit;
+    if (j->flush_pending) flush(j);
+    while (n > 0) {
+        uint64_t key = h->pc | (uint64_t)h->priv << JIT_PRIV_SHIFT;
+        jit_block *b = find(h, j, key);
+        if (!b || b->ninsns > (uint64_t)n) {
+            hart_run_interp(h, n);
+            return;
+        }
+        j->budget = n;
+        j->irn = h->instret + (uint64_t)n;
+        j->chain_from = NULL;
+        j->st.entries++;
+        j->enter(h, j, b->code);
+        n = j->budget;
+        h->instret = j->irn - (uint64_t)n;
+        if (h->stop) return;
+        if (j->chain_from && !j->flush_pending) {
+            /* a direct jump left the block: link it to its target's block */
+            uint8_t *from = j->chain_from;
+            uint64_t gen = j->gen;
+            jit_block *to = find(h, j, h->pc | (uint64_t)h->priv << JIT_PRIV_SHIFT);
+            if (to && j->gen == gen) x86_patch(from, to->code);
+        }
+    }
+}
+
+/* ---- lifetime ---- */
+
+static void emit_trampolines(jit *j)
+{
+    x86buf b = {j->code, j->code + 256, false};
+    static const int saved[6] = {X_RBX, X_RBP, X_R12, X_R13, X_R14, X_R15};
+    j->enter = (void (*)(hart *, jit *, const uint8_t *))(uintptr_t)b.p;
+    for (unsigned i = 0; i < 6; i++)
+        x86_push(&b, saved[i]);
+    x86_alu_ri(&b, XA_SUB, X_RSP, 8, true); /* 16-byte aligned stack for handler calls */
+    x86_mov_rr(&b, X_RBX, X_RDI);
+    x86_mov_rr(&b, X_RBP, X_RSI);
+    x86_load_m(&b, X_R12, X_RBP, JOFF(ram));
+    x86_load_m(&b, X_R13, X_RBP, JOFF(budget));
+    x86_load_m(&b, X_R14, X_RBP, JOFF(base));
+    x86_load_m(&b, X_R15, X_RBP, JOFF(lim));
+    x86_jmp_r(&b, X_RDX);
+    j->exit = b.p;
+    x86_store_m(&b, X_RBP, JOFF(budget), X_R13);
+    x86_alu_ri(&b, XA_ADD, X_RSP, 8, true);
+    for (unsigned i = 6; i-- > 0;)
+        x86_pop(&b, saved[i]);
+    x86_ret(&b);
+    j->start = j->free = (uint8_t *)(((uintptr_t)b.p + 63) & ~(uintptr_t)63);
+}
+
+jit *jit_new(hart *h)
+{
+    if (h->ram_size < 8 || h->ram_base + h->ram_size > JIT_RAM_LIMIT ||
+        h->ram_base + h->ram_size < h->ram_base)
+        return NULL;
+    jit *j = calloc(1, sizeof *j);
+    if (!j) return NULL;
+    j->h = h;
+    j->pflags = h->page_flags;
+    j->ram = h->ram;
+    j->base = h->ram_base;
+    j->lim = h->ram_size - 7;
+    uint64_t pages = (h->ram_size + 4095) >> 12;
+    j->granule_bytes = (h->ram_size / 2 + 7) / 8;
+    void *code = mmap(NULL, JIT_CODE_BYTES, PROT_READ | PROT_WRITE | PROT_EXEC,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    j->code = code == MAP_FAILED ? NULL : code;
+    j->jc = calloc((size_t)1 << JIT_JC_BITS, sizeof *j->jc);
+    j->hash = calloc((size_t)1 << JIT_HASH_BITS, sizeof *j->hash);
+    j->blocks = calloc(JIT_MAX_BLOCKS, sizeof *j->blocks);
+    j->dcopy = calloc(JIT_MAX_DCOPIES, sizeof *j->dcopy);
+    j->granule = calloc((size_t)j->granule_bytes, 1);
+    j->jpage = calloc((size_t)pages, 1);
+    j->pages = calloc((size_t)pages, sizeof *j->pages);
+    if (!j->code || !j->jc || !j->hash || !j->blocks || !j->dcopy || !j->granule || !j->jpage ||
+        !j->pages) {
+        jit_free(j);
+        return NULL;
+    }
+    emit_trampolines(j);
+    return j;
+}
+
+void jit_free(jit *j)
+{
+    if (!j) return;
+    if (j->code) munmap(j->code, JIT_CODE_BYTES);
+    free(j->jc);
+    free(j->hash);
+    free(j->blocks);
+    free(j->dcopy);
+    free(j->granule);
+    free(j->jpage);
+    free(j->pages);
+    free(j);
+}
+
+#else /* not an x86-64 host: the interpreter runs everything */
+
+struct jit {
+    int unused;
+};
+bool jit_supported(void)
+{
+    return false;
+}
+jit *jit_new(hart *h)
+{
+    (void)h;
+    return NULL;
+}
+void jit_free(jit *j)
+{
+    (void)j;
+}
+void jit_run(hart *h, int64_t n)
+{
+    hart_run_interp(h, n);
+}
+void jit_code_written(hart *h, uint64_t a, uint64_t n)
+{
+    (void)h;
+    (void)a;
+    (void)n;
+}
+void jit_flush_request(hart *h)
+{
+    (void)h;
+}
+void jit_get_stats(const jit *j, jit_stats *s)
+{
+    (void)j;
+    memset(s, 0, sizeof *s);
+}
+
+#endif
