@@ -314,6 +314,20 @@ const isa_alias *isa_alias_of(const isa_spec *spec, const isa_decoded *d);
  * isa_format is its -M no-aliases style). */
 int isa_format_alias(const isa_spec *spec, const isa_decoded *d, char *buf, size_t len);
 
+/* ---- Reference disassembly (spec/README.md X-21, extension). ----------------------
+ * How the disassembler a spec names as its reference (binutils 2.40's objdump for
+ * spec/xphmg.xml) prints instructions the ISA defines: some encodings it decodes only
+ * for a narrower mask/match (it prints other words of them as data, `.4byte 0x...`), and
+ * operand values without a predefined name print as a fixed text (`unknown`). Decoding,
+ * assembling and execution never consult it (errata P-284). */
+
+/* Whether the reference disassembler prints d as data rather than as an instruction. */
+bool isa_reference_prints_data(const isa_spec *spec, const isa_decoded *d);
+/* isa_format (aliases false) or isa_format_alias (aliases true) with the reference's
+ * text for operand values without a predefined name. */
+int isa_format_reference(const isa_spec *spec, const isa_decoded *d, bool aliases, char *buf,
+                         size_t len);
+
 /* ---- Several specs at once (the multi-architecture manager). ------------ */
 
 typedef struct isa_manager isa_manager;

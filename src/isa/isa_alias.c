@@ -170,9 +170,15 @@ const isa_alias *isa_alias_of(const isa_spec *s, const isa_decoded *d)
     return NULL;
 }
 
-int isa_format_alias(const isa_spec *s, const isa_decoded *d, char *buf, size_t len)
+int isa_format_alias_insn(const isa_spec *s, const isa_decoded *d, bool reference, char *buf,
+                          size_t len)
 {
     const isa_alias *a = isa_alias_of(s, d);
-    if (!a) return isa_format(s, d, buf, len);
-    return isa_format_tpl(d, a->name, &((const isa_alias_impl *)a)->tpl, buf, len);
+    if (!a) return isa_format_insn(s, d, reference, buf, len);
+    return isa_format_tpl(d, a->name, &((const isa_alias_impl *)a)->tpl, reference, buf, len);
+}
+
+int isa_format_alias(const isa_spec *s, const isa_decoded *d, char *buf, size_t len)
+{
+    return isa_format_alias_insn(s, d, false, buf, len);
 }

@@ -29,6 +29,7 @@ static const char *op_name(const isa_operand *o)
 typedef struct {
     char *b;
     size_t cap, n;
+    bool reference; /* unnamed values as the reference disassembler prints them */
 } wr;
 
 static void put(wr *w, const char *s, size_t k)
@@ -69,6 +70,10 @@ static void put_value(wr *w, const isa_decoded *d, const isa_operand_value *v)
     const isa_operand *o = v->operand;
     if (v->name) {
         puts_(w, v->name);
+        return;
+    }
+    if (w->reference && o->type && ((const isa_type_impl *)o->type)->reference_unnamed) {
+        puts_(w, ((const isa_type_impl *)o->type)->reference_unnamed);
         return;
     }
     switch (o->type->display) {
@@ -205,10 +210,10 @@ static bool tgroup_is_default(const isa_decoded *d, const isa_tok *t, unsigned n
     return any;
 }
 
-int isa_format_tpl(const isa_decoded *d, const char *mnemonic, const isa_tpl *tp, char *buf,
-                   size_t len)
+int isa_format_tpl(const isa_decoded *d, const char *mnemonic, const isa_tpl *tp, bool reference,
+                   char *buf, size_t len)
 {
-    wr w = {buf, len, 0};
+    wr w = {buf, len, 0, reference};
     if (buf && len) buf[0] = 0;
     puts_(&w, mnemonic);
     if (tp->space) put(&w, " ", 1);
@@ -225,13 +230,15 @@ int isa_format_tpl(const isa_decoded *d, const char *mnemonic, const isa_tpl *tp
     return (int)w.n;
 }
 
-int isa_format(const isa_spec *spec, const isa_decoded *d, char *buf, size_t len)
+int isa_format_insn(const isa_spec *spec, const isa_decoded *d, bool reference, char *buf,
+                    size_t len)
 {
-    wr w = {buf, len, 0};
+    wr w = {buf, len, 0, reference};
     if (buf && len) buf[0] = 0;
     if (!d || !d->insn || !d->ienc) return 0;
     if (spec && d->ienc >= spec->iencs && d->ienc < spec->iencs + spec->nienc)
-        return isa_format_tpl(d, d->insn->name, &spec->tpls[d->ienc - spec->iencs], buf, len);
+        return isa_format_tpl(d, d->insn->name, &spec->tpls[d->ienc - spec->iencs], reference, buf,
+                              len);
     puts_(&w, d->insn->name);
     /* a decoded instruction of another spec: interpret the template */
     const char *t = d->ienc->asm_format;
@@ -265,6 +272,11 @@ int isa_format(const isa_spec *spec, const isa_decoded *d, char *buf, size_t len
     }
     if (buf && len) buf[w.n < len ? w.n : len - 1] = 0;
     return (int)w.n;
+}
+
+int isa_format(const isa_spec *spec, const isa_decoded *d, char *buf, size_t len)
+{
+    return isa_format_insn(spec, d, false, buf, len);
 }
 
 /* ---- encoding -------------------------------------------------------------- */

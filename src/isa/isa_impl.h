@@ -39,10 +39,18 @@ typedef struct {
 } isa_enc_impl;
 
 typedef struct {
-    isa_operand_type pub; /* first */
-    uint32_t direct_n;    /* values below direct_n are looked up in direct[] */
-    uint16_t *direct;     /* value -> predef index + 1, 0 = no name */
+    isa_operand_type pub;          /* first */
+    uint32_t direct_n;             /* values below direct_n are looked up in direct[] */
+    uint16_t *direct;              /* value -> predef index + 1, 0 = no name */
+    const char *reference_unnamed; /* the reference's text for a value without a name */
 } isa_type_impl;
+
+/* X-21: the reference disassembler decodes encoding enc only for words with
+ * (word & mask) == match and prints the others as data. */
+typedef struct {
+    const isa_encoding *enc;
+    uint64_t mask, match;
+} isa_reference_match;
 
 typedef struct {
     const char *name;
@@ -109,6 +117,9 @@ struct isa_spec {
     const isa_alias_impl **alias_by_ienc; /* grouped by instruction encoding, document order */
     unsigned *alias_off;                  /* nienc + 1 offsets into alias_by_ienc */
 
+    unsigned nrefmatch;
+    isa_reference_match *refmatch; /* X-21, document order */
+
     /* name indexes, sorted by name (stable) */
     const isa_instruction **insn_by_name;
     const isa_alias_impl **alias_by_name;
@@ -130,9 +141,16 @@ bool isa_compile_templates(isa_spec *s);
 /* Compiles template fmt (an AsmFormat over ie's operands; NULL: the default syntax)
  * into tp, in the spec's arena (isa_asm.c); false when out of memory. */
 bool isa_compile_tpl(isa_spec *s, const isa_insn_encoding *ie, const char *fmt, isa_tpl *tp);
-/* Prints mnemonic and the operands of d through tp, like isa_format (isa_asm.c). */
-int isa_format_tpl(const isa_decoded *d, const char *mnemonic, const isa_tpl *tp, char *buf,
-                   size_t len);
+/* Prints mnemonic and the operands of d through tp, like isa_format (isa_asm.c);
+ * reference: values without a name as the reference disassembler prints them (X-21). */
+int isa_format_tpl(const isa_decoded *d, const char *mnemonic, const isa_tpl *tp, bool reference,
+                   char *buf, size_t len);
+/* isa_format, optionally in the reference disassembler's text (X-21) (isa_asm.c). */
+int isa_format_insn(const isa_spec *spec, const isa_decoded *d, bool reference, char *buf,
+                    size_t len);
+/* isa_format_alias, optionally in the reference disassembler's text (isa_alias.c). */
+int isa_format_alias_insn(const isa_spec *s, const isa_decoded *d, bool reference, char *buf,
+                          size_t len);
 
 /* Predefined name of value v in type t, or NULL. */
 const isa_predef *isa_type_lookup(const isa_operand_type *t, uint64_t v);

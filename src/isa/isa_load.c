@@ -718,7 +718,7 @@ static bool load_doc(ld *c, xmlDoc *doc)
     if (!s->insn_by_name) return false;
     for (unsigned i = 0; i < s->ninsn; i++)
         s->insn_by_name[i] = &s->insns[ix[i].idx];
-    if (!isa_load_aliases(c, isa)) return false;
+    if (!isa_load_aliases(c, isa) || !isa_load_reference(c, isa)) return false;
     if (!isa_build_decoder(s) || !isa_compile_templates(s) || !isa_index_aliases(s))
         return xml_nomem(c, NULL);
     return true;

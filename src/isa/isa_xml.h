@@ -63,5 +63,8 @@ bool isa_load_aliases(ld *c, const xmlNode *isa);
 /* Compiles the alias templates and builds the per-encoding and name indexes once the
  * instruction templates exist (isa_alias.c); false when out of memory. */
 bool isa_index_aliases(isa_spec *s);
+/* X-21: reads ISA/ReferenceDisassembly once the encodings and operand types are loaded
+ * (isa_reference.c). */
+bool isa_load_reference(ld *c, const xmlNode *isa);
 
 #endif

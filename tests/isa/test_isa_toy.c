@@ -346,6 +346,41 @@ static void test_aliases(void **st)
     expect_asm_err("clr", ISA_ERR_SYNTAX);
 }
 
+/* the reference disassembler's view changes printing only, never decoding. */
+static void expect_reference(uint32_t word, bool data, const char *arch, const char *ref)
+{
+    uint8_t b[4] = {(uint8_t)word, (uint8_t)(word >> 8), (uint8_t)(word >> 16),
+                    (uint8_t)(word >> 24)};
+    isa_decoded d;
+    char t[64];
+    assert_int_equal(isa_decode(toy, b, 4, 0, &d), ISA_OK);
+    assert_int_equal(isa_reference_prints_data(toy, &d), data);
+    isa_format(toy, &d, t, sizeof t);
+    assert_string_equal(t, arch);
+    isa_format_reference(toy, &d, false, t, sizeof t);
+    assert_string_equal(t, ref);
+    isa_format_reference(toy, &d, true, t, sizeof t);
+    assert_string_equal(t, ref); /* fop has no alias */
+}
+
+static void test_reference(void **st)
+{
+    (void)st;
+    /* fop (LONG): RS [4:2], RM [18:16]; the reference decodes LONG only with RS = 0 */
+    expect_reference(0x00018C28, true, "fop r1,r2,rtz", "fop r1,r2,rtz");
+    expect_reference(0x00018C20, false, "fop r1,r0,rtz", "fop r1,r0,rtz");
+    expect_reference(0x00058C20, false, "fop r1,r0,5", "fop r1,r0,unknown"); /* RM 5: no name */
+    expect_reference(0x00078C20, false, "fop r1,r0", "fop r1,r0");           /* dyn: default */
+    /* aliases in the reference's text */
+    uint8_t b[4] = {0x20, 0x85, 0, 0}; /* li r1,0 = clr r1 */
+    isa_decoded d;
+    char t[64];
+    assert_int_equal(isa_decode(toy, b, 4, 0, &d), ISA_OK);
+    isa_format_reference(toy, &d, true, t, sizeof t);
+    assert_string_equal(t, "clr r1");
+    assert_false(isa_reference_prints_data(toy, NULL));
+}
+
 static void test_encode(void **st)
 {
     (void)st;
@@ -511,6 +546,21 @@ static void test_load_schema_errors(void **st)
                     "            <EncodingCondition>default</EncodingCondition>\n"
                     "            <Opcode>0</Opcode>",
                     ISA_ERR_SCHEMA, line_of("<Encoding Order=\"40\">"), "no OP field");
+    /* X-21 references and a Mask/Match wider than the encoding */
+    expect_load_err("<ReferenceMatch>", "<EncodingName>LONG</EncodingName>",
+                    "<EncodingName>LONGY</EncodingName>", ISA_ERR_REF,
+                    line_of("<EncodingName>LONG</EncodingName>\n        <Mask"), "LONGY");
+    expect_load_err("<ReferenceMatch>", "<Mask Radix=\"16\">C01C</Mask>",
+                    "<Mask Radix=\"16\">401C</Mask>", ISA_ERR_SCHEMA, line_of("<ReferenceMatch>"),
+                    "encoding's own mask");
+    expect_load_err("<ReferenceMatch>", "<Match Radix=\"16\">8000</Match>",
+                    "<Match Radix=\"16\">4000</Match>", ISA_ERR_SCHEMA, line_of("<ReferenceMatch>"),
+                    "identifier");
+    expect_load_err("<UnnamedValue>", "<OperandTypeName>OPR_RM</OperandTypeName>",
+                    "<OperandTypeName>OPR_XX</OperandTypeName>", ISA_ERR_REF,
+                    line_of("<OperandTypeName>OPR_RM</OperandTypeName>\n        <Text>"), "OPR_XX");
+    expect_load_err("<UnnamedValue>", "<Text>unknown</Text>", "", ISA_ERR_SCHEMA,
+                    line_of("<UnnamedValue>"), "Text");
     /* root element */
     expect_load_err(NULL, "<Spec>", "<Spek>", ISA_ERR_XML, line_of("</Spec>"), NULL);
 }
@@ -701,23 +751,15 @@ static void test_manager(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_model),
-        cmocka_unit_test(test_fields),
-        cmocka_unit_test(test_decode),
-        cmocka_unit_test(test_decode_details),
-        cmocka_unit_test(test_constraint),
-        cmocka_unit_test(test_truncated_unknown),
-        cmocka_unit_test(test_assemble),
-        cmocka_unit_test(test_assemble_errors),
-        cmocka_unit_test(test_aliases),
-        cmocka_unit_test(test_encode),
-        cmocka_unit_test(test_format_small_buffer),
-        cmocka_unit_test(test_load_not_xml),
-        cmocka_unit_test(test_load_schema_errors),
-        cmocka_unit_test(test_load_too_many),
-        cmocka_unit_test(test_load_ref_errors),
-        cmocka_unit_test(test_wide),
-        cmocka_unit_test(test_manager),
+        cmocka_unit_test(test_model),         cmocka_unit_test(test_fields),
+        cmocka_unit_test(test_decode),        cmocka_unit_test(test_decode_details),
+        cmocka_unit_test(test_constraint),    cmocka_unit_test(test_truncated_unknown),
+        cmocka_unit_test(test_assemble),      cmocka_unit_test(test_assemble_errors),
+        cmocka_unit_test(test_aliases),       cmocka_unit_test(test_reference),
+        cmocka_unit_test(test_encode),        cmocka_unit_test(test_format_small_buffer),
+        cmocka_unit_test(test_load_not_xml),  cmocka_unit_test(test_load_schema_errors),
+        cmocka_unit_test(test_load_too_many), cmocka_unit_test(test_load_ref_errors),
+        cmocka_unit_test(test_wide),          cmocka_unit_test(test_manager),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

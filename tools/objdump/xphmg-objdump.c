@@ -12,9 +12,10 @@
  * digits; the raw column is the instruction as one little-endian word, padded to the
  * width of 8 bytes; runs of 8 or more zero bytes print as "\t..."; mapping symbols
  * ($x / $d) mark code and data; data prints as .word/.short/.byte; undecodable code as
- * .4byte/.2byte. By default instructions print as their aliases (li, mv, ret, csrr ...,
- * the spec's ISA/Aliases, X-20), as GNU objdump does; -M no-aliases prints every
- * instruction under its own name. */
+ * .4byte/.2byte, and so are the words the spec's reference disassembler (X-21) does not
+ * decode; reserved operand values print as it prints them. By default instructions print as their
+ * aliases (li, mv, ret, csrr ..., the spec's ISA/Aliases, X-20), as GNU objdump does; -M no-aliases
+ * prints every instruction under its own name. */
 #include <elf.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -219,10 +220,7 @@ static uint64_t le(const uint8_t *p, unsigned n)
 static void print_insn(const dctx *c, const isa_spec *sp, const isa_decoded *d, unsigned shndx)
 {
     char text[256];
-    if (c->no_aliases)
-        isa_format(sp, d, text, sizeof text);
-    else
-        isa_format_alias(sp, d, text, sizeof text);
+    isa_format_reference(sp, d, !c->no_aliases, text, sizeof text);
     char *ops = text;
     while (*ops && *ops != ' ' && *ops != '\t')
         ops++;
@@ -325,8 +323,9 @@ static void disassemble_chunk(dctx *c, const xelf_section *sec, unsigned shndx, 
         for (unsigned s = 0; s < c->nspecs && !hit; s++)
             if (isa_decode(c->specs[s], data + off, size - off, addr, &d) == ISA_OK)
                 hit = c->specs[s];
-        /* without EF_RISCV_RVC, 16-bit encodings are not instructions */
-        if (hit && d.length == 2 && !c->rvc) hit = NULL;
+        /* without EF_RISCV_RVC, 16-bit encodings are not instructions; words the
+         * reference disassembler does not decode print as data, as it prints them (X-21) */
+        if (hit && ((d.length == 2 && !c->rvc) || isa_reference_prints_data(hit, &d))) hit = NULL;
         print_addr(addr, skip);
         if (hit && d.length > 0 && d.length <= size - off) {
             print_raw(d.word, d.length);
