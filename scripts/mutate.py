@@ -46,17 +46,23 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 from reqtags import ID, TAG, scan_tags  # noqa: E402  (scripts/reqtags.py)
 
-# Module -> (files, functions to restrict to or None for every function, the tests (a
-# regular expression over CTest names) that run a mutant in code without a `REQ:`
-# annotation, or None for the whole default suite).
+# Module -> (files, functions to restrict to or None for every function, the module's own
+# tests: a regular expression over CTest names that runs a mutant in code without a `REQ:`
+# annotation). These are the tests that exercise the module's code directly, not the
+# whole suite: the unit tests of its functions and the guest programs of its area
+# (commit-log comparisons only where the module writes the commit log).
 MODULES = {
     "cap": (["src/ext/cap/cap.c", "src/ext/cap/cap_unit.c", "src/ext/cap/cap_profile.c"], None,
             r"^(ext_cap.*|ext_profile|arch\.cap\..*|example_precision)$"),
     "pmask": (["src/ext/pmask/pmask.c", "src/ext/pmask/pmask_unit.c"], None,
               r"^(ext_pmask|arch\.cap\.cap_pmask)$"),
-    "num": (["src/num/num_cvt.c", "src/num/num_fmt.c"], None,
-            r"^(num_.*|ext_cap|example_precision)$"),
-    "rvfp": (["src/num/rvfp.c"], None, r"^(fp_.*|arch\.fp\..*|arch\.rv\.rv64[fd])$"),
+    # Unannotated num code (arithmetic, packing, names) is called only by these two.
+    "num": (["src/num/num_cvt.c", "src/num/num_fmt.c"], None, r"^num_(vectors|arith)$"),
+    # RISC-V F/D: the exact-reference unit tests (both host paths) and F/D guest programs;
+    # not arch.fp.qemu.* (those run under QEMU, not this code).
+    "rvfp": (["src/num/rvfp.c"], None,
+             r"^(fp_rvfp(_portable)?|arch\.fp\.(fp_env|fp_exact_rm|vectors)|arch\.rv\.rv64[fd]"
+             r"|riscv-tests\.rv64u[fd]-p-[\w-]+)$"),
     "xmem": (["src/ext/xmem/xmem_cache.c", "src/ext/xmem/xmem_comp.c", "src/ext/xmem/xmem_lds.c",
               "src/ext/xmem/xmem_region.c", "src/ext/xmem/xmem_svm.c", "src/ext/xmem/xmem_swz.c",
               "src/ext/xmem/xmem_unit.c", "src/ext/xmem/xmem_xdl.c"], None,
@@ -69,11 +75,19 @@ MODULES = {
            # (render compiles rt_kernels.c for the guest: its non-SSE slab test runs there)
            r"^(ext_rt_.*|arch\.rt\..*|arch\.xmem\.region_rt|bvh_build|bvh_job|rt_accuracy"
            r"|host_budget_rt.*|example_render|example_raytrace)$"),
-    "ext": (["src/ext/xphmg_ext.c"], None, None),
-    "csr": (["src/sim/csr.c"], None, None),
+    # The wiring of the units to a hart: every program that attaches them.
+    "ext": (["src/ext/xphmg_ext.c"], None,
+            r"^(ext_cap_hart|ext_rt_unit|ext_xmem_lds|arch\.(cap|xmem|rt)\.\w+"
+            r"|example_(precision|svmem|handoff))$"),
+    # The hart's CSR file: Zicsr and privileged guest programs, the privileged riscv-tests
+    # and their commit-log comparisons (the CSR write log is written here).
+    "csr": (["src/sim/csr.c"], None,
+            r"^(sim\.hart|arch\.rv\.(zicsr|priv_\w+|isa_\w+|commit_log)|arch\.fp\.fp_env"
+            r"|riscv-tests\.(commit-log\.)?rv64[ms]i-p-[\w-]+)$"),
     "trap": (["src/sim/hart.c"],
              {"enter_trap", "hart_raise", "hart_illegal", "hart_exec_illegal", "take_interrupt"},
-             None),
+             r"^(sim\.hart|arch\.rv\.(priv_\w+|unexpected_trap|trap_loop|isa_\w+)|host_trap_\w+"
+             r"|riscv-tests\.(commit-log\.)?rv64[ms]i-p-[\w-]+)$"),
 }
 DEFAULT_MODULES = "cap,pmask,num"
 EQUIVALENT = os.path.join(ROOT, "docs", "mutation-equivalent.tsv")
@@ -312,14 +326,17 @@ def build_targets(bdir, targets, log):
     return run(cmd, ROOT, log=log).returncode == 0
 
 
-def run_tests(bdir, names, timeout):
+def run_tests(bdir, names, timeout, stop_on_failure=False):
+    """Failing test names. stop_on_failure: start no test after the first failure (for
+    mutants that count for no requirement, where one failing test is all that matters)."""
     if not names:
         return []
     regex = "^(" + "|".join(re.escape(n) for n in sorted(names)) + ")$"
     failed_log = os.path.join(bdir, "Testing", "Temporary", "LastTestsFailed.log")
     if os.path.exists(failed_log):
         os.remove(failed_log)
-    run(["ctest", "-j2", "-R", regex, "--timeout", str(timeout), "-LE", "long"], bdir)
+    run(["ctest", "-j2", "-R", regex, "--timeout", str(timeout), "-LE", "long"]
+        + (["--stop-on-failure"] if stop_on_failure else []), bdir)
     failed = []
     if os.path.exists(failed_log):
         for line in open(failed_log, encoding="utf-8"):
@@ -366,6 +383,7 @@ def write_report(report_dir, selected, state, eq, modules, args, total_by_module
 
 def write_module_report(path, selected, state, eq, mod, args, total):
     rows, summary = [], {}
+    selected = sorted(selected, key=lambda m: (m["file"], m["line"], m["id"]))
     for m in selected:
         r = state.get((m["id"], m["fhash"]))
         status = "equivalent" if m["id"] in eq else (r["status"] if r else "pending")
@@ -460,8 +478,14 @@ def main():
                 allm.append(m)
         total_by_module[mod] = len(allm)
         rng = random.Random(f"{args.seed}:{mod}")
-        pick = allm if len(allm) <= args.max_per_module else rng.sample(allm, args.max_per_module)
-        pick.sort(key=lambda m: (m["file"], m["line"], m["id"]))
+        # Run in the sampled (random) order, so the part of a sample that a run cut short
+        # by --time-limit covers is itself a random sample of the module, not its first
+        # files.
+        if len(allm) <= args.max_per_module:
+            pick = list(allm)
+            rng.shuffle(pick)
+        else:
+            pick = rng.sample(allm, args.max_per_module)
         picks.append(pick)
     # Round-robin over the modules, so a run cut short by --time-limit covers each of them.
     for i in range(max((len(p) for p in picks), default=0)):
@@ -529,6 +553,7 @@ def main():
             cmd = by_name[n]["command"]
             if cmd and cmd[0].startswith(bdir):
                 targets.add(os.path.basename(cmd[0]))
+        t_mut = time.time()
         path = os.path.join(src, m["file"])
         orig = open(path, encoding="utf-8").read()
         lines = orig.split("\n")
@@ -540,7 +565,7 @@ def main():
             if not build_targets(bdir, targets, log):
                 rec = {"status": "stillborn", "failed": [], "killed_for": []}
             else:
-                failed = run_tests(bdir, names, timeout) if names else []
+                failed = run_tests(bdir, names, timeout, not m["ids"]) if names else []
                 killed_for = sorted({rid for rid in m["ids"] for f in cover.get(rid, ())
                                      if set(file_tests[f]) & set(failed)})
                 rec = {"status": "killed" if failed else ("survived" if names else "untested"),
@@ -548,12 +573,13 @@ def main():
         finally:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(orig)
-        rec.update({"id": m["id"], "srchash": m["fhash"]})
+        rec.update({"id": m["id"], "srchash": m["fhash"], "secs": round(time.time() - t_mut, 1)})
         state[key] = rec
         with open(state_path, "a", encoding="utf-8") as f:
             f.write(json.dumps(rec) + "\n")
         done += 1
-        print(f'[{done}] {rec["status"]:9} {m["id"]} {" ".join(rec["failed"][:4])}', flush=True)
+        print(f'[{done}] {rec["status"]:9} {rec["secs"]:6.1f}s {m["id"]} '
+              f'{" ".join(rec["failed"][:4])}', flush=True)
         write_report(args.report_dir, selected, state, eq, modules, args, total_by_module)
     build_targets(bdir, None, log)  # leave the work tree built unmutated
     write_report(args.report_dir, selected, state, eq, modules, args, total_by_module)

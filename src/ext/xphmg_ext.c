@@ -7,7 +7,8 @@
 #include "xphmg_csr.h"
 
 /* RTCAP is RT's discovery CSR (outside the CAP window): the profile's value, else the
- * XML reset value (errata Q-66: 0x3F). */
+ * XML reset value (errata Q-66: 0x3F). What it advertises is what RT then accepts.
+ * REQ: RT-016 RT-024 */
 static uint64_t rtcap_of(const cap_profile *prof)
 {
     uint64_t v = RTCAP_RESET;
@@ -15,6 +16,8 @@ static uint64_t rtcap_of(const cap_profile *prof)
     return v;
 }
 
+/* An XMEM barrier or fence of wide enough scope completes the outstanding RT jobs.
+ * REQ: XMEM-107 XMEM-112 */
 static void drain_rt(hart *h, void *rt)
 {
     rt_offload_drain(h, rt);
@@ -35,10 +38,13 @@ xphmg_ext *xphmg_ext_attach(hart *h, const cap_profile *prof, char *err, size_t 
         free(e);
         return NULL;
     }
+    /* REQ: RT-101 */
     e->rt.svfaulti = &e->xmem.svfaulti; /* RT reports its first-faulting ray there (P-322) */
-    /* The RT offload engine is checked by the XMEM region model and ordered by its
-     * barriers (errata P-203, P-206). */
+    /* The RT offload engine is checked by the XMEM region model (errata P-203).
+     * REQ: XMEM-133 RT-099 */
     e->rt.policy = (rt_mem_policy){xmem_job_begin, xmem_job_end, &e->xmem};
+    /* ... and ordered by its barriers and fences (P-206).
+     * REQ: XMEM-107 XMEM-112 */
     xmem_set_offload_drain(&e->xmem, drain_rt, &e->rt);
     return e;
 }

@@ -184,6 +184,9 @@ const char *hart_csr_name(uint32_t a)
 
 static bool hart_csr_write_raw(hart *h, uint32_t a, uint64_t v);
 
+/* The vendor CSR blocks (CAP 3) are reached at exactly their addresses: an address goes
+ * to the unit whose inclusive range holds it.
+ * REQ: CAP-033 CAP-039 */
 static const hart_unit_csrs *unit_csr(hart *h, uint32_t a, void **ctx)
 {
     for (unsigned k = 0; k < h->unit_count; k++)
@@ -404,6 +407,7 @@ bool hart_csr_read(hart *h, uint32_t a, uint64_t *v)
         *v = 0;
         return true;
     }
+    /* REQ: CAP-033 CAP-039 */
     void *ctx;
     const hart_unit_csrs *r = unit_csr(h, a, &ctx);
     return r && r->read && r->read(h, ctx, a, v);
@@ -599,6 +603,7 @@ static bool hart_csr_write_raw(hart *h, uint32_t a, uint64_t v)
         return true;
     }
     if ((a >= 0xb03 && a <= 0xb1f) || (a >= 0x323 && a <= 0x33f)) return true;
+    /* REQ: CAP-033 CAP-039 */
     void *ctx;
     const hart_unit_csrs *r = unit_csr(h, a, &ctx);
     return r && r->write && r->write(h, ctx, a, v);
