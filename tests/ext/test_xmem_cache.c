@@ -453,22 +453,113 @@ static void test_memctl_hints(void **state)
     xmem_cache_fini(&c);
 }
 
+/* fini leaves an empty model (no sets, no arrays) that a second fini leaves alone, and
+ * a model without an L1 never allocated anything. */
+static void test_fini(void **state)
+{
+    (void)state;
+    xmem_cache c;
+    unsigned f;
+    assert_int_equal(xmem_cache_init(&c, CAP_DEFAULT, PARAMS(8, 6)), 0);
+    xmem_cache_access(&c, 0x40, 8, true, 0);
+    f = 7;
+    assert_false(xmem_cache_probe(&c, 0x80, &f));
+    assert_int_equal(f, 0);
+    xmem_cache_fini(&c);
+    assert_int_equal(c.sets, 0);
+    assert_int_equal(c.ways, 0);
+    assert_null(c.tag);
+    assert_null(c.flag);
+    assert_null(c.age);
+    assert_null(c.qos);
+    assert_null(c.nlocked);
+    f = 7;
+    assert_false(xmem_cache_probe(&c, 0x40, &f));
+    assert_int_equal(f, 0); /* a failed probe reports no flags */
+    xmem_cache_fini(&c);
+    assert_int_equal(xmem_cache_init(&c, CAP_NO_L1, PARAMS(8, 6)), 0);
+    assert_null(c.tag);
+    xmem_cache_fini(&c);
+}
+
+/* Replacement details of the model (docs/xmem.md): ways 64 and up, which no way-mask bit
+ * names, are usable by every policy; a non-temporal fill is older than every temporal
+ * line of its set, and among non-temporal lines (equal ages) the lowest way is the
+ * victim. REQ: XMEM-086 */
+static void test_replacement_details(void **state)
+{
+    (void)state;
+    xmem_cache c;
+    unsigned f;
+    assert_int_equal(xmem_cache_init(&c, CAP_DEFAULT, PARAMS(72, 6)), 0);
+    assert_int_equal(c.sets, 4);
+    const uint64_t step = (uint64_t)c.sets << 6;
+    xmem_cache_pol p = xmem_cache_pol_all(&c);
+    p.waymask = ~UINT64_C(1); /* every way but way 0: 71 ways, 64..71 included */
+    xmem_cache_set_policy(&c, &p);
+    for (uint64_t k = 0; k < 71; k++)
+        xmem_cache_access(&c, k * step, 8, false, 0);
+    assert_int_equal(c.st.evictions, 0);
+    xmem_cache_access(&c, 71 * step, 8, false, 0);
+    assert_int_equal(c.st.evictions, 1);
+    assert_false(xmem_cache_probe(&c, 0, &f)); /* the least recently used went */
+    xmem_cache_fini(&c);
+    /* 2 ways: X (way 0) and Y (way 1) both non-temporal; Z evicts X, the lower way */
+    assert_int_equal(xmem_cache_init(&c, CAP_DEFAULT, PARAMS(2, 6)), 0);
+    p = xmem_cache_pol_all(&c);
+    p.nontemp = true;
+    xmem_cache_set_policy(&c, &p);
+    xmem_cache_access(&c, 0x0, 8, false, 0);
+    xmem_cache_access(&c, 0x4000, 8, false, 0);
+    xmem_cache_access(&c, 0x8000, 8, false, 0);
+    assert_false(xmem_cache_probe(&c, 0x0, &f));
+    assert_true(xmem_cache_probe(&c, 0x4000, &f));
+    /* a non-temporal fill into a way that held a newer line (B, invalidated) is still
+     * older than the temporal A: Z evicts it, not A */
+    xmem_cache_reset(&c);
+    xmem_cache_pol all = xmem_cache_pol_all(&c);
+    xmem_cache_set_policy(&c, &all);
+    xmem_cache_access(&c, 0x0, 8, false, 0);    /* A, way 0 */
+    xmem_cache_access(&c, 0x4000, 8, false, 0); /* B, way 1, newer */
+    xmem_cache_inv(&c, 0x4000, 1);
+    xmem_cache_set_policy(&c, &p);
+    xmem_cache_access(&c, 0x8000, 8, false, 0); /* X, way 1, non-temporal */
+    xmem_cache_set_policy(&c, &all);
+    xmem_cache_access(&c, 0xC000, 8, false, 0); /* Z */
+    assert_false(xmem_cache_probe(&c, 0x8000, &f));
+    assert_true(xmem_cache_probe(&c, 0x0, &f));
+    xmem_cache_fini(&c);
+}
+
 static void test_stat_order(void **state)
 {
     (void)state;
+    /* The guest-visible order of errata P-221 (CSRs 0xCC0..0xCD1), written out. */
+    static const char *const names[XMEM_CACHE_NSTATS] = {
+        "hits",         "misses",        "fills",          "evictions",
+        "writebacks",   "invalidations", "prefetches",     "stream_prefetches",
+        "bypasses",     "nontemp_fills", "lock_overflows", "locked",
+        "hint_l1_only", "hint_l2_only",  "hint_lds_pref",  "hint_nontemp",
+        "hint_lock",    "hint_stream"};
     xmem_cache_stats st = {0};
     st.hits = 1;
+    st.misses = 2;
+    st.fills = 3;
+    st.evictions = 4;
+    st.writebacks = 5;
+    st.invalidations = 6;
+    st.prefetches = 7;
+    st.stream_prefetches = 8;
     st.bypasses = 9;
+    st.nontemp_fills = 10;
+    st.lock_overflows = 11;
     st.locked = 12;
-    st.hinted[5] = 18;
-    assert_string_equal(xmem_cache_stat_name(0), "hits");
-    assert_int_equal(xmem_cache_stat(&st, 0), 1);
-    assert_string_equal(xmem_cache_stat_name(8), "bypasses");
-    assert_int_equal(xmem_cache_stat(&st, 8), 9);
-    assert_string_equal(xmem_cache_stat_name(11), "locked");
-    assert_int_equal(xmem_cache_stat(&st, 11), 12);
-    assert_string_equal(xmem_cache_stat_name(17), "hint_stream");
-    assert_int_equal(xmem_cache_stat(&st, 17), 18);
+    for (unsigned b = 0; b < 6; b++)
+        st.hinted[b] = 13 + b;
+    for (unsigned i = 0; i < XMEM_CACHE_NSTATS; i++) {
+        assert_string_equal(xmem_cache_stat_name(i), names[i]);
+        assert_int_equal(xmem_cache_stat(&st, i), i + 1);
+    }
     assert_null(xmem_cache_stat_name(XMEM_CACHE_NSTATS));
     assert_int_equal(xmem_cache_stat(&st, XMEM_CACHE_NSTATS), 0);
 }
@@ -485,6 +576,8 @@ int main(void)
         cmocka_unit_test(test_policy),
         cmocka_unit_test(test_masks_streams_nontemp),
         cmocka_unit_test(test_memctl_hints),
+        cmocka_unit_test(test_replacement_details),
+        cmocka_unit_test(test_fini),
         cmocka_unit_test(test_stat_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,7 +31,10 @@
 #include "cap.h"
 #include "cap_profile.h"
 #include "hart.h"
+#include "xmem_cache.h"
 #include "xmem_lds.h"
+#include "xmem_region.h"
+#include "xmem_unit.h"
 #include "xphmg_ext.h"
 
 /* CSR addresses (CAP 4.6.1/4.6.2, 4.2.2) and field positions (errata ). */
@@ -482,10 +485,24 @@ static void test_hart_window(void **state)
     cap_snapshot(&e->cap.cap, &snap);
     assert_int_equal(xmem_lds_alloc(&e->xmem.lds, &snap, 16, 0).addr, BASE + 0x4000);
     assert_int_equal(e->xmem.lds.n, 1);
+    /* and so is the rest of the unit's state: SVFAULTI, an engine's actor and its
+     * refusals, the L1 model's lines and statistics */
+    e->xmem.svfaulti = 5;
+    xmem_actor_begin(&e->xmem, xmem_actor_of(&snap, XMEM_DOM_RT, 0));
+    e->xmem.denied = XMEM_DENY_DOM;
+    xmem_cache_access(&e->xmem.l1, 0x80000000u, 8, true, XMEM_HINT_STREAM);
+    unsigned fl;
+    assert_true(xmem_cache_probe(&e->xmem.l1, 0x80000000u, &fl));
     hart_reset(h, 0x80000000u);
     assert_int_equal(e->xmem.lds.n, 0);
     assert_true(hart_load(h, BASE + 64 * KIB - 8, 8, &v));
     assert_int_equal(v, 0);
+    assert_int_equal(e->xmem.svfaulti, XMEM_SVFAULTI_RESET);
+    assert_false(e->xmem.actor_set);
+    assert_int_equal(e->xmem.denied, 0);
+    assert_false(xmem_cache_probe(&e->xmem.l1, 0x80000000u, &fl));
+    assert_int_equal(e->xmem.l1.st.misses, 0);
+    assert_int_equal(e->xmem.l1.st.hinted[5], 0);
     hart_free(h);
     xphmg_ext_free(e);
     mem_free(m);
