@@ -299,6 +299,42 @@ static void test_closest_hit(void **st)
     assert_int_equal(r(QMISS, 4), 0);
 }
 
+/* REQ: RT-036. A TriRange selects exactly triangles first..first+count-1 of its buffer:
+ * in one leaf (box z 3..5), TriRange {0, 1} gives A at t 5 to a ray along +z although B,
+ * the next triangle in the buffer, lies in front at t 3; TriRange {1, 1} gives B at t 7
+ * to a ray along -z although A, the triangle before it, lies in front at t 5; TriRange
+ * {0, 2} gives B at t 3, the closest hit of the leaf although A is tested (and hit) first. */
+static void test_trirange_bounds(void **st)
+{
+    (void)st;
+    rt_job_desc jd;
+    cap_snap s;
+    rt_job_result res;
+    snap(&s, CAP_T_FP32);
+    for (unsigned k = 0; k < 2; k++) {
+        setup(8);
+        scene_one_leaf();
+        trirange(TR_AB, k, 1, TRIS);
+        ray32(0, 1, 2, k ? 10.0f : 0.0f, k ? -1.0f : 1.0f, 0, 100);
+        w(QRAY + 4, 4, 1);
+        desc(&jd, 0);
+        rt_job_run(&jd, &s, &MEM, &res);
+        assert_int_equal(res.status, RT_JOB_OK);
+        assert_int_equal(res.hits, 1);
+        if (k)
+            check_hit(0, 0, 1, f32(7.0f), f32(0.5f), f32(0.25f));
+        else
+            check_hit(0, 0, 0, f32(5.0f), f32(0.25f), f32(0.5f));
+    }
+    setup(8);
+    scene_one_leaf();
+    ray32(0, 1, 2, 0, 1, 0, 100);
+    w(QRAY + 4, 4, 1);
+    rt_job_run(&jd, &s, &MEM, &res);
+    assert_int_equal(res.hits, 1);
+    check_hit(0, 0, 1, f32(3.0f), f32(0.5f), f32(0.25f));
+}
+
 /* REQ: RT-117. ANY_HIT takes the first hit found (A, tested first in its leaf),
  * closest hit takes B; CULL_BACK drops the back face A but keeps the front face B. */
 static void test_any_hit_and_cull(void **st)
@@ -541,8 +577,9 @@ static void test_strict_dom(void **st)
 
 /* Errata Q-61/Q-58/Q-81. Faults end the job without side effects at the failing ray: an
  * inaccessible ray buffer, a TriRange in a hole on the second ray (the first ray's
- * results stay), a misaligned root node, a queue with CAP 0, reserved opts bits. Memory
- * faults report INV_MISS (Q-58). */
+ * results stay), a hit queue whose entries lie in a hole (the store of the first hit
+ * faults), a misaligned root node, a queue with CAP 0, reserved opts bits. Memory faults,
+ * loads and stores alike, report INV_MISS (Q-58). REQ: RT-089 */
 static void test_faults(void **st)
 {
     (void)st;
@@ -577,6 +614,18 @@ static void test_faults(void **st)
     assert_int_equal(r(QRAY, 4), 1);
     assert_int_equal(r(QHIT + 4, 4), 1);
     check_hit(0, 0, 1, f32(3.0f), f32(0.5f), f32(0.25f));
+
+    setup(8);
+    scene_two_levels();
+    ray32(0, 1, 2, 0, 1, 0, 100); /* hits B */
+    w(QRAY + 4, 4, 1);
+    queue(QHIT, 0, 0, 8, HOLE);
+    desc(&jd, 0);
+    rt_job_run(&jd, &s, &MEM, &res);
+    assert_int_equal(res.status, RT_JOB_MEM_FAULT);
+    assert_int_equal(res.fault_addr, HOLE);
+    assert_int_equal(res.events, 1);
+    assert_int_equal(r(QHIT + 4, 4), 0);
 
     setup(8);
     scene_two_levels();
@@ -893,6 +942,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_closest_hit),
+        cmocka_unit_test(test_trirange_bounds),
         cmocka_unit_test(test_any_hit_and_cull),
         cmocka_unit_test(test_tri_buf),
         cmocka_unit_test(test_wraparound),

@@ -1227,6 +1227,13 @@ static void test_node_encode(void **state)
     m = n;
     m.box[3].lo[2] = NAN;
     assert_false(rt_node4_encode(&m, b));
+    /* every NaN, the signalling ones with the smallest payload too */
+    const uint32_t nans[4] = {0x7f800001u, 0xff800001u, 0x7fffffffu, 0x7fc00000u};
+    for (int k = 0; k < 4; k++) {
+        m = n;
+        memcpy(&m.box[0].hi[1], &nans[k], 4);
+        assert_false(rt_node4_encode(&m, b));
+    }
     m = n;
     m.index[1] = 0x1000000;
     assert_false(rt_node4_encode(&m, b));

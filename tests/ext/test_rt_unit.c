@@ -442,7 +442,8 @@ static void test_bbox_trap(void **state)
  *          t = 2, point (0.25, 0.125) = (1-u-v) v0 + u v1 + v v2 -> u = 0.25, v = 0.125
  *   tri 2: v0 (0,0,3) v1 (0,1,3) v2 (1,0,3): normal (0,0,-1) -> front face; t = 3,
  *          u = y = 0.125, v = x = 0.25
- *   tri 3: a copy of tri 2 (same t: the tie goes to the lower index 2) */
+ *   tri 3: a copy of tri 2 (same t: the tie goes to the lower index 2)
+ *   tri 4: tri 0 at z 0.5, just past the range: never tested (it would be the closest) */
 static void tri32(rig *r, unsigned i, const float v[9])
 {
     for (int k = 0; k < 9; k++)
@@ -457,6 +458,8 @@ static void tris(rig *r)
     tri32(r, 1, t1);
     tri32(r, 2, t2);
     tri32(r, 3, t2);
+    const float t4[9] = {0, 0, 0.5f, 0, 1, 0.5f, 1, 0, 0.5f};
+    tri32(r, 4, t4);
     put32(r, TRR, 1);     /* first */
     put32(r, TRR + 4, 3); /* count */
     put64(r, TRR + 8, TRIS);
