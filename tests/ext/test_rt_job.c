@@ -938,6 +938,79 @@ static void test_split_engine_rules(void **st)
     }
 }
 
+/* A job split across threads gives the one-thread results (errata P-341) when only one
+ * thread's rays read what the job writes, and reports a fault's address from whichever
+ * thread traced the faulting ray. 128 rays (4 blocks of 32: blocks 0 and 2 on thread 0,
+ * 1 and 3 on thread 1): rays of blocks 0 and 2 go through node N2 (a copy of N1 at
+ * SPLIT_N2, root child 1) and hit B, the others miss the root. Case 0: the hit queue's
+ * entry 10 (ray 10's hit) lands on N2 and empties its child's box, so from ray 11 on
+ * those rays hit A (t 5) instead;
+ * only thread 0 read N2, and the job must fall back to one thread. Case 1: hit queue
+ * elsewhere, root child 1 is N1 again (every read below the queues, so the job stays
+ * split) and root child 2 is a node at a misaligned address that ray 100 (thread 1)
+ * reaches: the job ends there with that address. REQ: RT-089 RT-097 */
+#define SPLIT_N2 0x18000u
+#define SPLIT_HQ (SPLIT_N2 - 24u * 10u)
+static void test_split_matches_one_thread(void **st)
+{
+    (void)st;
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        for (unsigned c = 0; c < 2; c++) {
+            setup(8);
+            scene_two_levels();
+            child n2[1] = {{{0, 0, 3}, {4, 4, 3}, 9, 2}};
+            node4(SPLIT_N2, n2, 1);
+            w(BVH + 48 + 3, 3, (SPLIT_N2 - BVH) / 16);
+            if (c == 1) { /* root child 2: a node at BVH + 16 * 0x801 (not 64-aligned) */
+                child root[3] = {{{0, 0, 5}, {4, 4, 5}, 8, 2},
+                                 {{0, 0, 3}, {4, 4, 3}, 4, 1},
+                                 {{4, 4, 3}, {5, 5, 3}, 0x801, 1}};
+                node4(BVH, root, 3);
+            }
+            for (uint32_t i = 0; i < 128; i++) {
+                bool deep = (i / 32) % 2 == 0;
+                float xy = deep ? 1.0f : c == 1 && i == 100 ? 5.0f : 10.0f;
+                float v[8] = {xy, deep ? 2.0f : xy, 0, 0, 0, 1, 0, 100};
+                for (unsigned k = 0; k < 8; k++)
+                    w(BIG_RAYS + 32 * i + 4 * k, 4, f32(v[k]));
+            }
+            queue(QRAY, 0, 128, 129, BIG_RAYS);
+            queue(QHIT, 0, 0, 129, c == 0 ? SPLIT_HQ : BIG_HITS);
+            queue(QMISS, 0, 0, 129, BIG_MISS);
+            rt_job_desc jd;
+            desc(&jd, 0);
+            cap_snap s;
+            snap(&s, CAP_T_FP32);
+            rt_job_engine *e = rt_job_engine_new(threads);
+            assert_non_null(e);
+            rt_job_result res;
+            rt_job_run_ex(&jd, &s, &MEM_MAPPED, e, &res);
+            rt_job_engine_free(e);
+            uint64_t hb = c == 0 ? SPLIT_HQ : BIG_HITS;
+            if (c == 0) {
+                assert_int_equal(res.status, RT_JOB_OK);
+                assert_int_equal(res.hits, 64);
+                assert_int_equal(res.misses, 64);
+                /* hit entries in ray order: rays 0-10 hit B, 11-31 and 64-95 hit A */
+                for (uint32_t k = 0; k < 64; k++) {
+                    uint32_t ray = k < 32 ? k : k + 32;
+                    uint64_t a = hb + 24u * k;
+                    assert_int_equal(r(a, 4), ray);
+                    assert_int_equal(r(a + 4, 4), k <= 10 ? 1 : 0);
+                    assert_int_equal(r(a + 8, 4), f32(k <= 10 ? 3.0f : 5.0f));
+                }
+            } else {
+                assert_int_equal(res.status, RT_JOB_MISALIGNED);
+                assert_int_equal(res.fault_addr, BVH + 16u * 0x801);
+                assert_int_equal(res.rays, 100);
+                assert_int_equal(r(QRAY, 4), 100);
+                assert_int_equal(res.hits, 64);
+                assert_int_equal(res.misses, 36);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -958,6 +1031,7 @@ int main(void)
         cmocka_unit_test(test_svmem_fetches),
         cmocka_unit_test(test_absent_xmem_feature),
         cmocka_unit_test(test_split_engine_rules),
+        cmocka_unit_test(test_split_matches_one_thread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
