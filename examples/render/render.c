@@ -26,6 +26,7 @@
 #include "rt_kernels.h"
 #include "xphmg_bvh.h"
 #include "xphmg_cap.h"
+#include "xphmg_csr.h"
 #include "xphmg_rt.h"
 
 #define BAND 8 /* rows per offload job */
@@ -427,10 +428,23 @@ int main(int argc, char **argv)
         return 1;
     }
     camera_setup();
+    /* RT 5.2 (errata P-328): a mode runs only when RTCAP advertises every RT feature it
+     * uses (Node4 tiles and the triangle test; the offload queue for 'o'); otherwise it
+     * is skipped, never assumed. */
+    const uint64_t rtcap = xphmg_csr_read(XPHMG_CSR_RTCAP);
     for (const char *m = argv[4]; *m; m++) {
         if (*m != 'o' && *m != 'h' && *m != 's') {
             printf("render: unknown mode '%c' (o, h, s)\n", *m);
             return 2;
+        }
+        const char *name = *m == 'o' ? "offload" : *m == 'h' ? "hart" : "software";
+        uint64_t need = *m == 's' ? 0
+                                  : RTCAP_NODE4_MASK | RTCAP_WATERTIGHT_MASK |
+                                        (*m == 'o' ? RTCAP_DESCQ_MASK : 0);
+        if ((rtcap & need) != need) {
+            printf("  %-8s skipped: needs RTCAP 0x%llx, this hart has 0x%llx\n", name,
+                   (unsigned long long)need, (unsigned long long)rtcap);
+            continue;
         }
         uint64_t rays_traced, hits, shadowed, i0 = instret();
         if (render(*m, img, &rays_traced, &hits, &shadowed)) {
@@ -441,10 +455,7 @@ int main(int argc, char **argv)
         uint64_t insns = instret() - i0;
         printf("  %-8s %llu rays (%llu primary hits, %llu in shadow), %llu guest instructions, "
                "%llu per ray\n",
-               *m == 'o'   ? "offload"
-               : *m == 'h' ? "hart"
-                           : "software",
-               (unsigned long long)rays_traced, (unsigned long long)hits,
+               name, (unsigned long long)rays_traced, (unsigned long long)hits,
                (unsigned long long)shadowed, (unsigned long long)insns,
                (unsigned long long)(insns / rays_traced));
         char path[256];

@@ -284,7 +284,9 @@ static void test_cache_between_jobs(void **state)
 
 /* A job whose hit queue lies over the node tiles it traverses: each ray must see the
  * entries of the rays before it. The reference is the same rays as one job per ray
- * (stores between jobs), from the same initial memory; both end with the same bytes. */
+ * (stores between jobs), from the same initial memory; both end with the same bytes, on
+ * one and on two host threads: neither the node cache nor a split job gives RT a memory
+ * model of its own (a job's reads see its own earlier stores). REQ: RT-097 */
 static void test_cache_job_overwrites_nodes(void **state)
 {
     (void)state;

@@ -299,6 +299,42 @@ static void test_closest_hit(void **st)
     assert_int_equal(r(QMISS, 4), 0);
 }
 
+/* REQ: RT-036. A TriRange selects exactly triangles first..first+count-1 of its buffer:
+ * in one leaf (box z 3..5), TriRange {0, 1} gives A at t 5 to a ray along +z although B,
+ * the next triangle in the buffer, lies in front at t 3; TriRange {1, 1} gives B at t 7
+ * to a ray along -z although A, the triangle before it, lies in front at t 5; TriRange
+ * {0, 2} gives B at t 3, the closest hit of the leaf although A is tested (and hit) first. */
+static void test_trirange_bounds(void **st)
+{
+    (void)st;
+    rt_job_desc jd;
+    cap_snap s;
+    rt_job_result res;
+    snap(&s, CAP_T_FP32);
+    for (unsigned k = 0; k < 2; k++) {
+        setup(8);
+        scene_one_leaf();
+        trirange(TR_AB, k, 1, TRIS);
+        ray32(0, 1, 2, k ? 10.0f : 0.0f, k ? -1.0f : 1.0f, 0, 100);
+        w(QRAY + 4, 4, 1);
+        desc(&jd, 0);
+        rt_job_run(&jd, &s, &MEM, &res);
+        assert_int_equal(res.status, RT_JOB_OK);
+        assert_int_equal(res.hits, 1);
+        if (k)
+            check_hit(0, 0, 1, f32(7.0f), f32(0.5f), f32(0.25f));
+        else
+            check_hit(0, 0, 0, f32(5.0f), f32(0.25f), f32(0.5f));
+    }
+    setup(8);
+    scene_one_leaf();
+    ray32(0, 1, 2, 0, 1, 0, 100);
+    w(QRAY + 4, 4, 1);
+    rt_job_run(&jd, &s, &MEM, &res);
+    assert_int_equal(res.hits, 1);
+    check_hit(0, 0, 1, f32(3.0f), f32(0.5f), f32(0.25f));
+}
+
 /* REQ: RT-117. ANY_HIT takes the first hit found (A, tested first in its leaf),
  * closest hit takes B; CULL_BACK drops the back face A but keeps the front face B. */
 static void test_any_hit_and_cull(void **st)
@@ -541,8 +577,9 @@ static void test_strict_dom(void **st)
 
 /* Errata Q-61/Q-58/Q-81. Faults end the job without side effects at the failing ray: an
  * inaccessible ray buffer, a TriRange in a hole on the second ray (the first ray's
- * results stay), a misaligned root node, a queue with CAP 0, reserved opts bits. Memory
- * faults report INV_MISS (Q-58). */
+ * results stay), a hit queue whose entries lie in a hole (the store of the first hit
+ * faults), a misaligned root node, a queue with CAP 0, reserved opts bits. Memory faults,
+ * loads and stores alike, report INV_MISS (Q-58). REQ: RT-089 */
 static void test_faults(void **st)
 {
     (void)st;
@@ -577,6 +614,18 @@ static void test_faults(void **st)
     assert_int_equal(r(QRAY, 4), 1);
     assert_int_equal(r(QHIT + 4, 4), 1);
     check_hit(0, 0, 1, f32(3.0f), f32(0.5f), f32(0.25f));
+
+    setup(8);
+    scene_two_levels();
+    ray32(0, 1, 2, 0, 1, 0, 100); /* hits B */
+    w(QRAY + 4, 4, 1);
+    queue(QHIT, 0, 0, 8, HOLE);
+    desc(&jd, 0);
+    rt_job_run(&jd, &s, &MEM, &res);
+    assert_int_equal(res.status, RT_JOB_MEM_FAULT);
+    assert_int_equal(res.fault_addr, HOLE);
+    assert_int_equal(res.events, 1);
+    assert_int_equal(r(QHIT + 4, 4), 0);
 
     setup(8);
     scene_two_levels();
@@ -889,10 +938,84 @@ static void test_split_engine_rules(void **st)
     }
 }
 
+/* A job split across threads gives the one-thread results (errata P-341) when only one
+ * thread's rays read what the job writes, and reports a fault's address from whichever
+ * thread traced the faulting ray. 128 rays (4 blocks of 32: blocks 0 and 2 on thread 0,
+ * 1 and 3 on thread 1): rays of blocks 0 and 2 go through node N2 (a copy of N1 at
+ * SPLIT_N2, root child 1) and hit B, the others miss the root. Case 0: the hit queue's
+ * entry 10 (ray 10's hit) lands on N2 and empties its child's box, so from ray 11 on
+ * those rays hit A (t 5) instead;
+ * only thread 0 read N2, and the job must fall back to one thread. Case 1: hit queue
+ * elsewhere, root child 1 is N1 again (every read below the queues, so the job stays
+ * split) and root child 2 is a node at a misaligned address that ray 100 (thread 1)
+ * reaches: the job ends there with that address. REQ: RT-089 RT-097 */
+#define SPLIT_N2 0x18000u
+#define SPLIT_HQ (SPLIT_N2 - 24u * 10u)
+static void test_split_matches_one_thread(void **st)
+{
+    (void)st;
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        for (unsigned c = 0; c < 2; c++) {
+            setup(8);
+            scene_two_levels();
+            child n2[1] = {{{0, 0, 3}, {4, 4, 3}, 9, 2}};
+            node4(SPLIT_N2, n2, 1);
+            w(BVH + 48 + 3, 3, (SPLIT_N2 - BVH) / 16);
+            if (c == 1) { /* root child 2: a node at BVH + 16 * 0x801 (not 64-aligned) */
+                child root[3] = {{{0, 0, 5}, {4, 4, 5}, 8, 2},
+                                 {{0, 0, 3}, {4, 4, 3}, 4, 1},
+                                 {{4, 4, 3}, {5, 5, 3}, 0x801, 1}};
+                node4(BVH, root, 3);
+            }
+            for (uint32_t i = 0; i < 128; i++) {
+                bool deep = (i / 32) % 2 == 0;
+                float xy = deep ? 1.0f : c == 1 && i == 100 ? 5.0f : 10.0f;
+                float v[8] = {xy, deep ? 2.0f : xy, 0, 0, 0, 1, 0, 100};
+                for (unsigned k = 0; k < 8; k++)
+                    w(BIG_RAYS + 32 * i + 4 * k, 4, f32(v[k]));
+            }
+            queue(QRAY, 0, 128, 129, BIG_RAYS);
+            queue(QHIT, 0, 0, 129, c == 0 ? SPLIT_HQ : BIG_HITS);
+            queue(QMISS, 0, 0, 129, BIG_MISS);
+            rt_job_desc jd;
+            desc(&jd, 0);
+            cap_snap s;
+            snap(&s, CAP_T_FP32);
+            rt_job_engine *e = rt_job_engine_new(threads);
+            assert_non_null(e);
+            rt_job_result res;
+            rt_job_run_ex(&jd, &s, &MEM_MAPPED, e, &res);
+            rt_job_engine_free(e);
+            uint64_t hb = c == 0 ? SPLIT_HQ : BIG_HITS;
+            if (c == 0) {
+                assert_int_equal(res.status, RT_JOB_OK);
+                assert_int_equal(res.hits, 64);
+                assert_int_equal(res.misses, 64);
+                /* hit entries in ray order: rays 0-10 hit B, 11-31 and 64-95 hit A */
+                for (uint32_t k = 0; k < 64; k++) {
+                    uint32_t ray = k < 32 ? k : k + 32;
+                    uint64_t a = hb + 24u * k;
+                    assert_int_equal(r(a, 4), ray);
+                    assert_int_equal(r(a + 4, 4), k <= 10 ? 1 : 0);
+                    assert_int_equal(r(a + 8, 4), f32(k <= 10 ? 3.0f : 5.0f));
+                }
+            } else {
+                assert_int_equal(res.status, RT_JOB_MISALIGNED);
+                assert_int_equal(res.fault_addr, BVH + 16u * 0x801);
+                assert_int_equal(res.rays, 100);
+                assert_int_equal(r(QRAY, 4), 100);
+                assert_int_equal(res.hits, 64);
+                assert_int_equal(res.misses, 36);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_closest_hit),
+        cmocka_unit_test(test_trirange_bounds),
         cmocka_unit_test(test_any_hit_and_cull),
         cmocka_unit_test(test_tri_buf),
         cmocka_unit_test(test_wraparound),
@@ -908,6 +1031,7 @@ int main(void)
         cmocka_unit_test(test_svmem_fetches),
         cmocka_unit_test(test_absent_xmem_feature),
         cmocka_unit_test(test_split_engine_rules),
+        cmocka_unit_test(test_split_matches_one_thread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

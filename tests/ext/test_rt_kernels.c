@@ -635,7 +635,8 @@ static void test_tri_degenerate(void **state)
  * V = 2(1+2e) + 2(1+e) > 0, W = 2 + 2(1+e) > 0: mixed signs, the origin is outside Ta by
  * e^2. Tb = (A2, C, B), A2 = (-2,2,2), shares edge BC: U = +e^2, V, W > 0: inside. Exactly
  * one of the two is hit (binary32 alone would accept both). With the origin exactly on the
- * shared edge (B = (-1,-1), C = (1,1)) both accept it. REQ: RT-065 */
+ * shared edge (B = (-1,-1), C = (1,1)) both accept it. No edge tolerance hides the e^2
+ * margin (errata P-327). REQ: RT-065 RT-073 */
 static void test_tri_exact_edge(void **state)
 {
     (void)state;
@@ -691,6 +692,65 @@ static void test_tri_eps(void **state)
     assert_true(rt_tri_test(&r, T1, false, 10, &t, &u, &v));
     assert_true(t == -0x1p-10f);
     assert_false(rt_tri_test(&r, T1, false, 11, &t, &u, &v));
+}
+
+/* No tolerance other than the epsilon code (errata P-327, RT 8.1 "no custom epsilon
+ * scheme"): the code only widens the t-range, so edges and the t-range are exact at e = 0
+ * and edges stay exact at the widest code (e = 1: 0.5); a ray starting on a triangle hits
+ * it at t = 0 (no self-intersection offset). Triangle v0 (300,300,500) v1 (600,300,500)
+ * v2 (300,600,500) at coordinates where a relative fudge would show: edge v1-v2 is
+ * x + y = 900, and one ulp of 450 is 2^-15; rays along +z hit at t = 500. REQ: RT-073 */
+static void test_no_custom_epsilon(void **state)
+{
+    (void)state;
+    const float T[3][3] = {{300, 300, 500}, {600, 300, 500}, {300, 600, 500}};
+    const float out = nextafterf(450.0f, 1000.0f); /* 450 + 2^-15 */
+    float t, u, v;
+    for (unsigned e = 0; e <= 1; e++) {
+        rt_ray r = mkray(450, 450, 0, 0, 0, 1, 0, 1000); /* on the edge: hit */
+        assert_true(rt_tri_test(&r, T, false, e, &t, &u, &v));
+        assert_true(t == 500.0f && u == 0.5f && v == 0.5f);
+        r = mkray(450, out, 0, 0, 0, 1, 0, 1000); /* one ulp outside x + y = 900 */
+        assert_false(rt_tri_test(&r, T, false, e, &t, &u, &v));
+        r = mkray(out, 450, 0, 0, 0, 1, 0, 1000);
+        assert_false(rt_tri_test(&r, T, false, e, &t, &u, &v));
+        r = mkray(nextafterf(300.0f, 0.0f), 400, 0, 0, 0, 1, 0, 1000); /* outside x = 300 */
+        assert_false(rt_tri_test(&r, T, false, e, &t, &u, &v));
+        r = mkray(400, nextafterf(300.0f, 0.0f), 0, 0, 0, 1, 0, 1000); /* outside y = 300 */
+        assert_false(rt_tri_test(&r, T, false, e, &t, &u, &v));
+        r = mkray(300, 300, 0, 0, 0, 1, 0, 1000); /* vertex v0: hit */
+        assert_true(rt_tri_test(&r, T, false, e, &t, &u, &v));
+    }
+    /* t-range at e = 0: exact bounds, no relative or absolute slack at t = 500. */
+    rt_ray r = mkray(400, 400, 0, 0, 0, 1, 0, 500);
+    assert_true(rt_tri_test(&r, T, false, 0, &t, &u, &v));
+    r.tmax = nextafterf(500.0f, 0.0f);
+    assert_false(rt_tri_test(&r, T, false, 0, &t, &u, &v));
+    r = mkray(400, 400, 0, 0, 0, 1, nextafterf(500.0f, 1000.0f), 1000);
+    assert_false(rt_tri_test(&r, T, false, 0, &t, &u, &v));
+    /* ... and at e = 1 exactly 0.5 more: 499.5 reaches t = 500, 499.5 - ulp does not. */
+    r = mkray(400, 400, 0, 0, 0, 1, 0, 499.5f);
+    assert_true(rt_tri_test(&r, T, false, 1, &t, &u, &v));
+    r.tmax = nextafterf(499.5f, 0.0f);
+    assert_false(rt_tri_test(&r, T, false, 1, &t, &u, &v));
+    /* Origin on the triangle, tmin = 0: hit at t = 0; the smallest positive tmin misses. */
+    r = mkray(400, 400, 500, 0, 0, 1, 0, 1000);
+    assert_true(rt_tri_test(&r, T, false, 0, &t, &u, &v));
+    assert_true(t == 0.0f);
+    r.tmin = 0x1p-149f;
+    assert_false(rt_tri_test(&r, T, false, 0, &t, &u, &v));
+    /* The slab test has no tolerance either: a box face one ulp away misses. */
+    const rt_box b = {{300, 300, 400}, {600, 600, 500}};
+    float tn, tf;
+    r = mkray(400, 600, 0, 0, 0, 1, 0, 1000); /* on the face y = 600: hit */
+    assert_true(rt_box_test(&r, &b, &tn, &tf));
+    assert_true(tn == 400.0f && tf == 500.0f);
+    r = mkray(400, nextafterf(600.0f, 1000.0f), 0, 0, 0, 1, 0, 1000);
+    assert_false(rt_box_test(&r, &b, &tn, &tf));
+    r = mkray(400, 400, 0, 0, 0, 1, 0, nextafterf(400.0f, 0.0f)); /* tmax short of the box */
+    assert_false(rt_box_test(&r, &b, &tn, &tf));
+    r = mkray(400, 400, 0, 0, 0, 1, nextafterf(500.0f, 1000.0f), 1000); /* tmin past it */
+    assert_false(rt_box_test(&r, &b, &tn, &tf));
 }
 
 /* Random triangles and rays against the binary64 Cramer solver, away from edges and
@@ -1167,6 +1227,13 @@ static void test_node_encode(void **state)
     m = n;
     m.box[3].lo[2] = NAN;
     assert_false(rt_node4_encode(&m, b));
+    /* every NaN, the signalling ones with the smallest payload too */
+    const uint32_t nans[4] = {0x7f800001u, 0xff800001u, 0x7fffffffu, 0x7fc00000u};
+    for (int k = 0; k < 4; k++) {
+        m = n;
+        memcpy(&m.box[0].hi[1], &nans[k], 4);
+        assert_false(rt_node4_encode(&m, b));
+    }
     m = n;
     m.index[1] = 0x1000000;
     assert_false(rt_node4_encode(&m, b));
@@ -1367,6 +1434,7 @@ int main(void)
         cmocka_unit_test(test_tri_degenerate),
         cmocka_unit_test(test_tri_exact_edge),
         cmocka_unit_test(test_tri_eps),
+        cmocka_unit_test(test_no_custom_epsilon),
         cmocka_unit_test(test_tri_random),
         cmocka_unit_test(test_watertight_grid),
         cmocka_unit_test(test_watertight_closed),

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <math.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -441,7 +442,8 @@ static void test_bbox_trap(void **state)
  *          t = 2, point (0.25, 0.125) = (1-u-v) v0 + u v1 + v v2 -> u = 0.25, v = 0.125
  *   tri 2: v0 (0,0,3) v1 (0,1,3) v2 (1,0,3): normal (0,0,-1) -> front face; t = 3,
  *          u = y = 0.125, v = x = 0.25
- *   tri 3: a copy of tri 2 (same t: the tie goes to the lower index 2) */
+ *   tri 3: a copy of tri 2 (same t: the tie goes to the lower index 2)
+ *   tri 4: tri 0 at z 0.5, just past the range: never tested (it would be the closest) */
 static void tri32(rig *r, unsigned i, const float v[9])
 {
     for (int k = 0; k < 9; k++)
@@ -456,6 +458,8 @@ static void tris(rig *r)
     tri32(r, 1, t1);
     tri32(r, 2, t2);
     tri32(r, 3, t2);
+    const float t4[9] = {0, 0, 0.5f, 0, 1, 0.5f, 1, 0, 0.5f};
+    tri32(r, 4, t4);
     put32(r, TRR, 1);     /* first */
     put32(r, TRR + 4, 3); /* count */
     put64(r, TRR + 8, TRIS);
@@ -1229,6 +1233,77 @@ static void test_inline_matches_offload(void **state)
     down(&r);
 }
 
+/* The instructions' and the offload engine's only tolerance is the epsilon code, and it
+ * only widens the t-range (errata P-327, Q-74, Q-75): with RTCFG.EPS_DFLT and
+ * RTCONF2.EPS_SCALE at their widest code (1: 0.5), a ray one ulp outside the triangles'
+ * edge x + y = 1 still misses (rt.tri, with and without EPS_CTL), a ray one ulp outside
+ * a box misses (rt.bbox), and the t-range grows by exactly 0.5; an offload job with
+ * EPS_CTL misses a triangle one ulp outside its edge x + y = 4. With both codes 0 there is
+ * no tolerance at all. REQ: RT-073 */
+static void test_no_custom_epsilon(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    wcsr(&r, PREC_MODE, MODE_FP32);
+    tris(&r);
+    wcsr(&r, RTTRI, TRR);
+    r.h->x[A0] = RAY;
+    /* codes 0 (reset): tmax one ulp short of t = 2 misses tri 1 (tri 2 is at t = 3) */
+    ray32(&r, RAY, 0.25f, 0.125f, 0, 0, 0, 1, 0, nextafterf(2.0f, 0.0f));
+    assert_int_equal(exec1(&r, RT_TRI(A1, A0, 0)), 0);
+    assert_int_equal(r.h->x[A1], 0);
+    assert_int_equal(exec1(&r, RT_TRI(A1, A0, F_EPS)), 0);
+    assert_int_equal(r.h->x[A1], 0);
+    wcsr(&r, RTCFG, 0x100); /* EPS_DFLT 1 */
+    wcsr(&r, RTCONF2, 1);   /* EPS_SCALE 1 */
+    const unsigned fl[2] = {0, F_EPS};
+    for (int k = 0; k < 2; k++) {
+        /* on the edge: tri 1 (t 2) */
+        ray32(&r, RAY, 0.5f, 0.5f, 0, 0, 0, 1, 0, 100);
+        assert_int_equal(exec1(&r, RT_TRI(A1, A0, fl[k])), 0);
+        assert_int_equal(r.h->x[A1], 0x8000000140000000ULL);
+        /* one ulp outside it: every triangle of the range misses */
+        ray32(&r, RAY, 0.5f, nextafterf(0.5f, 1.0f), 0, 0, 0, 1, 0, 100);
+        assert_int_equal(exec1(&r, RT_TRI(A1, A0, fl[k])), 0);
+        assert_int_equal(r.h->x[A1], 0);
+        /* tmax 1.5 + 0.5 reaches t = 2; one ulp less does not */
+        ray32(&r, RAY, 0.25f, 0.125f, 0, 0, 0, 1, 0, 1.5f);
+        assert_int_equal(exec1(&r, RT_TRI(A1, A0, fl[k])), 0);
+        assert_int_equal(r.h->x[A1], 0x8000000140000000ULL);
+        ray32(&r, RAY, 0.25f, 0.125f, 0, 0, 0, 1, 0, nextafterf(1.5f, 0.0f));
+        assert_int_equal(exec1(&r, RT_TRI(A1, A0, fl[k])), 0);
+        assert_int_equal(r.h->x[A1], 0);
+    }
+    /* rt.bbox (node_a: every child spans y, z in [0, 1]): y = 1 is on the faces, one ulp
+     * above misses every child; tmax one ulp short of child 3's tnear 0.5 misses all. */
+    node_a(&r, NODE);
+    wcsr(&r, RTNODE, NODE);
+    ray32(&r, RAY, 0, 1.0f, 0.5f, 1, 0, 0, 0, 100);
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 0);
+    assert_int_equal(r.h->x[A1], 0x3F00000000000B0BULL);
+    ray32(&r, RAY, 0, nextafterf(1.0f, 2.0f), 0.5f, 1, 0, 0, 0, 100);
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 0);
+    assert_int_equal(r.h->x[A1], 0);
+    ray32(&r, RAY, 0, 0.5f, 0.5f, 1, 0, 0, 0, nextafterf(0.5f, 0.0f));
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 0);
+    assert_int_equal(r.h->x[A1], 0);
+    /* Offload with EPS_CTL: ray 0 on the edge (2, 2) hits, ray 1 one ulp outside misses. */
+    offload_scene(&r);
+    const float z0[2] = {0, 0};
+    r.h->x[A0] = odesc(&r, 0, ORAYS, 2, z0, 0x8);
+    ray32(&r, ORAYS, 2, 2, 0, 0, 0, 1, 0, 100);
+    ray32(&r, ORAYS + 32, 2, nextafterf(2.0f, 3.0f), 0, 0, 0, 1, 0, 100);
+    assert_int_equal(exec1(&r, XSUBMIT(T0, A0)), 0);
+    assert_int_equal(exec1(&r, XWAIT(T0)), 0);
+    assert_int_equal(rd32(&r, OHQ + 4), 1);
+    assert_int_equal(rd32(&r, OHITS), 0);               /* ray 0 */
+    assert_int_equal(rd32(&r, OHITS + 8), 0x3F800000u); /* t 1 */
+    assert_int_equal(rd32(&r, OMQ + 4), 1);
+    assert_int_equal(rd32(&r, OMISS), 1); /* ray 1 */
+    down(&r);
+}
+
 /* RT's dependencies in the profile loader (P-325): RTCAP != 0 needs CAP.VERS >= 0.1.1 and
  * PMASK; the same profiles with rtcap: 0 load, and RT is then unsupported: rt.bbox,
  * rt.tri and xsubmit.rt trap with LAST_EC 2. A profile without the XMEM LDS keeps RT
@@ -1298,6 +1373,7 @@ int main(void)
         cmocka_unit_test(test_hints),
         cmocka_unit_test(test_numeric_policy),
         cmocka_unit_test(test_inline_matches_offload),
+        cmocka_unit_test(test_no_custom_epsilon),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
