@@ -5,6 +5,12 @@
 #include <stdint.h>
 #include <string.h>
 
+/* BENCH_SCALE (run.sh's SCALE) multiplies the outer repetitions: longer runs for timing
+ * resolution; the checksum changes with it, both simulators still agree. */
+#ifndef BENCH_SCALE
+#define BENCH_SCALE 1
+#endif
+
 #define M 48
 static double A[M][M], B[M][M], C[M][M];
 static float x[4096], y[4096];
@@ -16,7 +22,7 @@ int main(void)
             A[i][j] = (double)(i + 1) / (j + 2);
             B[i][j] = (double)(j - i) * 0.25;
         }
-    for (int r = 0; r < 20; r++)
+    for (int r = 0; r < 20 * BENCH_SCALE; r++)
         for (int i = 0; i < M; i++)
             for (int j = 0; j < M; j++) {
                 double s = 0;
@@ -28,7 +34,7 @@ int main(void)
         x[i] = (float)i * 0.5f;
         y[i] = 1.0f / (float)(i + 1);
     }
-    for (int r = 0; r < 300; r++)
+    for (int r = 0; r < 300 * BENCH_SCALE; r++)
         for (int i = 0; i < 4096; i++)
             y[i] = 1.0001f * x[i] + y[i];
     double root = 0;
@@ -41,7 +47,7 @@ int main(void)
     double px[32], py[32], fx = 0, fy = 0;
     for (int i = 0; i < 32; i++)
         px[i] = cos(i * 0.3), py[i] = sin(i * 0.3);
-    for (int r = 0; r < 1500; r++)
+    for (int r = 0; r < 1500 * BENCH_SCALE; r++)
         for (int i = 0; i < 32; i++)
             for (int j = 0; j < 32; j++) {
                 if (i == j) continue;

@@ -61,6 +61,10 @@ struct jit {
     const uint8_t *pflags;
     uint8_t *ram;
     uint64_t base, lim;
+    /* MXCSR as last seen by an inline F/D operation, its flags already accrued into
+     * fflags (the fast loop's scheme, hart.c); the default value; a store slot */
+    uint32_t mx, mxdef, mxst;
+    uint8_t mxf[64]; /* MXCSR flags IE DE ZE OE UE PE -> fflags NV . DZ OF UF NX */
 
     hart *h;
     uint8_t *code;  /* the mmap'd cache */
@@ -68,7 +72,8 @@ struct jit {
     uint8_t *free;  /* next block goes here */
     void (*enter)(hart *h, jit *j, const uint8_t *code);
     const uint8_t *exit;
-    struct jit_jc *jc; /* indirect-jump lookup: pc -> code, read by generated code */
+    const uint8_t *clean; /* restores the default MXCSR if an inline operation left flags */
+    struct jit_jc *jc;    /* indirect-jump lookup: pc -> code, read by generated code */
     jit_block *blocks;
     unsigned nblocks;
     jit_block **hash;
@@ -86,9 +91,11 @@ struct jit {
     jit_stats st;
 };
 
-#define HOFF(f) ((int32_t)offsetof(hart, f))
-#define XOFF(r) ((int32_t)(offsetof(hart, x) + 8 * (r)))
-#define JOFF(f) ((int32_t)offsetof(jit, f))
+#define HOFF(f)       ((int32_t)offsetof(hart, f))
+#define XOFF(r)       ((int32_t)(offsetof(hart, x) + 8 * (r)))
+#define JOFF(f)       ((int32_t)offsetof(jit, f))
+#define FOFF(r)       ((int32_t)(offsetof(hart, f) + 8 * (r)))
+#define MXCSR_DEFAULT 0x1f80u /* RNE, every exception masked, no FTZ/DAZ, no flags */
 
 bool jit_supported(void)
 {
@@ -173,16 +180,18 @@ void jit_get_stats(const jit *j, jit_stats *s)
 
 /* ---- translation ---- */
 
-enum { COLD_HELPER, COLD_EXIT, COLD_CHAIN, COLD_BUDGET };
+enum { COLD_HELPER, COLD_EXIT, COLD_CHAIN, COLD_BUDGET, COLD_FPACC, COLD_FPNAN };
 
 /* Out-of-line code emitted after a block's straight-line code: slow paths and exits,
  * reached through up to three jumps each. */
 typedef struct {
     int kind;
     unsigned i;       /* the instruction (COLD_HELPER, COLD_EXIT) */
-    uint64_t target;  /* COLD_CHAIN: the guest pc */
-    uint8_t *from[3]; /* the displacements jumping here */
+    uint64_t target;  /* COLD_CHAIN: the guest pc; COLD_FPNAN: the canonical NaN */
+    uint8_t *from[8]; /* the displacements jumping here */
     const uint8_t *resume;
+    unsigned helper;   /* COLD_FPACC: the item of the instruction's handler call */
+    const uint8_t *at; /* where this item's code went */
 } cold_item;
 
 typedef struct {
@@ -203,6 +212,14 @@ static cold_item *add_cold(tctx *t, int kind, unsigned i, uint8_t *from)
     c->i = i;
     c->from[0] = from;
     return c;
+}
+
+static void cold_from(cold_item *c, uint8_t *from)
+{
+    unsigned k = 0;
+    while (c->from[k])
+        k++;
+    c->from[k] = from;
 }
 
 static void ld_x(x86buf *b, int reg, unsigned r)
@@ -232,6 +249,7 @@ static void emit_helper(tctx *t, unsigned i)
     hart_insn *dc = &t->j->dcopy[t->j->ndcopy++];
     *dc = *d;
     int32_t left = (int32_t)(t->n - i); /* R13 holds the budget minus this many */
+    x86_call_rel(b, t->j->clean);
     x86_load_m(b, X_RAX, X_RBP, JOFF(irn));
     x86_alu_rr(b, XA_SUB, X_RAX, X_R13, true);
     x86_alu_ri(b, XA_SUB, X_RAX, left, true);
@@ -254,9 +272,9 @@ static void emit_helper(tctx *t, unsigned i)
     c->from[1] = x86_jcc(b, XC_NE);
 }
 
-/* RAX = x[rs1] + imm - RAM base; jumps to a new COLD_HELPER when outside the fast
- * path's bound. */
-static cold_item *emit_ram_offset(tctx *t, unsigned i)
+/* RAX = x[rs1] + imm - RAM base; jumps to c (the handler) when outside the fast path's
+ * bound. */
+static void emit_ram_offset(tctx *t, unsigned i, cold_item *c)
 {
     x86buf *b = &t->b;
     const hart_insn *d = &t->ins[i];
@@ -264,7 +282,140 @@ static cold_item *emit_ram_offset(tctx *t, unsigned i)
     if (d->imm) x86_alu_ri(b, XA_ADD, X_RAX, (int32_t)d->imm, true);
     x86_alu_rr(b, XA_SUB, X_RAX, X_R14, true);
     x86_alu_rr(b, XA_CMP, X_RAX, X_R15, true);
-    return add_cold(t, COLD_HELPER, i, x86_jcc(b, XC_AE));
+    cold_from(c, x86_jcc(b, XC_AE));
+}
+
+/* Stores: jumps to c unless neither end of the access at RAM offset RAX lies in a flagged
+ * page (code, the HTIF mailbox); then [RAM + RAX] = the low `size` bytes of RCX. */
+static void emit_store_tail(tctx *t, cold_item *c, unsigned size)
+{
+    x86buf *b = &t->b;
+    x86_load_m(b, X_RDX, X_RBP, JOFF(pflags));
+    x86_mov_rr(b, X_RSI, X_RAX);
+    x86_shift_ri(b, XS_SHR, X_RSI, 12, true);
+    x86_test_m8_idx(b, X_RDX, X_RSI);
+    cold_from(c, x86_jcc(b, XC_NE));
+    if (size > 1) {
+        x86_lea(b, X_RSI, X_RAX, (int32_t)size - 1);
+        x86_shift_ri(b, XS_SHR, X_RSI, 12, true);
+        x86_test_m8_idx(b, X_RDX, X_RSI);
+        cold_from(c, x86_jcc(b, XC_NE));
+    }
+    x86_store_idx(b, size, X_R12, X_RAX, X_RCX);
+}
+
+/* Jumps to c unless mstatus.FS is Dirty (dirty = true) or not Off (dirty = false). */
+static void emit_fs_check(tctx *t, cold_item *c, bool dirty)
+{
+    x86buf *b = &t->b;
+    x86_load_m(b, X_RSI, X_RBX, HOFF(mstatus));
+    x86_alu_ri(b, XA_AND, X_RSI, (int32_t)MSTATUS_FS, false);
+    if (dirty) x86_alu_ri(b, XA_CMP, X_RSI, (int32_t)MSTATUS_FS, false);
+    cold_from(c, x86_jcc(b, dirty ? XC_NE : XC_E));
+}
+
+/* F/D arithmetic on the host's SSE/FMA3 unit, as the fast loop's inline cases do it
+ * (same host instructions as rvfp, same conditions: FS Dirty, the rounding mode resolving
+ * to RNE, single operands NaN-boxed; anything else and a NaN out of an fma take the
+ * handler). False when this instruction's static rounding mode is not RNE. */
+static bool emit_fp_arith(tctx *t, unsigned i)
+{
+    x86buf *b = &t->b;
+    const hart_insn *d = &t->ins[i];
+    uint8_t op = 0x58;
+    bool dbl = false, fma = false, sqrt = false;
+    switch (d->k) {
+    case K_FADD_D:
+        dbl = true;
+        /* fall through */
+    case K_FADD_S:
+        break;
+    case K_FSUB_D:
+        dbl = true;
+        /* fall through */
+    case K_FSUB_S:
+        op = 0x5c;
+        break;
+    case K_FMUL_D:
+        dbl = true;
+        /* fall through */
+    case K_FMUL_S:
+        op = 0x59;
+        break;
+    case K_FDIV_D:
+        dbl = true;
+        /* fall through */
+    case K_FDIV_S:
+        op = 0x5e;
+        break;
+    case K_FSQRT_D:
+        dbl = true;
+        /* fall through */
+    case K_FSQRT_S:
+        sqrt = true;
+        break;
+    case K_FMADD_D:
+        dbl = true;
+        /* fall through */
+    default: /* K_FMADD_S */
+        fma = true;
+        break;
+    }
+    if (d->rm != 0 && d->rm != 7) return false;
+    cold_item *c = add_cold(t, COLD_HELPER, i, NULL);
+    unsigned ci = t->ncold - 1;
+    emit_fs_check(t, c, true);
+    if (d->rm == 7) {
+        x86_cmp_m32_imm(b, X_RBX, HOFF(frm), 0);
+        cold_from(c, x86_jcc(b, XC_NE));
+    }
+    if (!dbl) {
+        unsigned src[3] = {d->rs1, sqrt ? d->rs1 : d->rs2, fma ? d->rs3 : d->rs1};
+        for (unsigned k = 0; k < 3; k++) {
+            x86_cmp_m32_imm(b, X_RBX, FOFF(src[k]) + 4, -1);
+            cold_from(c, x86_jcc(b, XC_NE));
+        }
+    }
+    uint8_t pfx = dbl ? 0xf2 : 0xf3;
+    if (fma) {
+        x86_sse_m(b, pfx, 0x10, 0, X_RBX, FOFF(d->rs3));
+        x86_sse_m(b, pfx, 0x10, 1, X_RBX, FOFF(d->rs1));
+        x86_vfmadd231_m(b, dbl, 0, 1, X_RBX, FOFF(d->rs2));
+    } else if (sqrt) {
+        x86_sse_m(b, pfx, 0x51, 0, X_RBX, FOFF(d->rs1));
+    } else {
+        x86_sse_m(b, pfx, 0x10, 0, X_RBX, FOFF(d->rs1));
+        x86_sse_m(b, pfx, op, 0, X_RBX, FOFF(d->rs2));
+    }
+    x86_mxcsr(b, true, X_RBP, JOFF(mxst));
+    x86_load_m32(b, X_RAX, X_RBP, JOFF(mxst));
+    x86_cmp_r_m32(b, X_RAX, X_RBP, JOFF(mx));
+    cold_item *acc = add_cold(t, COLD_FPACC, i, x86_jcc(b, XC_NE));
+    acc->helper = ci;
+    acc->resume = b->p;
+    x86_movq_r_x(b, X_RAX, 0, dbl);
+    x86_mov_rr(b, X_RCX, X_RAX);
+    x86_shift_ri(b, XS_SHL, X_RCX, 1, dbl);
+    if (dbl) {
+        x86_mov_imm(b, X_RDX, UINT64_C(0xffe0000000000000));
+        x86_alu_rr(b, XA_CMP, X_RCX, X_RDX, true);
+    } else {
+        x86_alu_ri(b, XA_CMP, X_RCX, (int32_t)0xff000000u, false);
+    }
+    if (fma) {
+        cold_from(c, x86_jcc(b, XC_A)); /* NaN: RISC-V's rule for inf * 0 + qNaN */
+    } else {
+        cold_item *nan = add_cold(t, COLD_FPNAN, i, x86_jcc(b, XC_A));
+        nan->target = dbl ? UINT64_C(0x7ff8000000000000) : 0x7fc00000u;
+        nan->resume = b->p;
+    }
+    if (!dbl) {
+        x86_mov_imm(b, X_RCX, UINT64_C(0xffffffff00000000));
+        x86_alu_rr(b, XA_OR, X_RAX, X_RCX, true);
+    }
+    x86_store_m(b, X_RBX, FOFF(d->rd), X_RAX);
+    t->cold[ci].resume = b->p;
+    return true;
 }
 
 static bool fits32(int64_t v)
@@ -508,7 +659,8 @@ static bool emit_insn(tctx *t, unsigned i)
     case K_LD:
         lk = XL_64;
     load : {
-        cold_item *c = emit_ram_offset(t, i);
+        cold_item *c = add_cold(t, COLD_HELPER, i, NULL);
+        emit_ram_offset(t, i, c);
         x86_load_idx(b, lk, X_RCX, X_R12, X_RAX);
         st_x(b, d->rd, X_RCX);
         c->resume = b->p;
@@ -526,24 +678,67 @@ static bool emit_insn(tctx *t, unsigned i)
     case K_SD:
         size = 8;
     store : {
-        /* RAM only, and no flagged page (code, the HTIF mailbox) under either end */
-        cold_item *c = emit_ram_offset(t, i);
-        x86_load_m(b, X_RDX, X_RBP, JOFF(pflags));
-        x86_mov_rr(b, X_RCX, X_RAX);
-        x86_shift_ri(b, XS_SHR, X_RCX, 12, true);
-        x86_test_m8_idx(b, X_RDX, X_RCX);
-        c->from[1] = x86_jcc(b, XC_NE);
-        if (size > 1) {
-            x86_lea(b, X_RCX, X_RAX, (int32_t)size - 1);
-            x86_shift_ri(b, XS_SHR, X_RCX, 12, true);
-            x86_test_m8_idx(b, X_RDX, X_RCX);
-            c->from[2] = x86_jcc(b, XC_NE);
-        }
+        cold_item *c = add_cold(t, COLD_HELPER, i, NULL);
+        emit_ram_offset(t, i, c);
         ld_x(b, X_RCX, d->rs2);
-        x86_store_idx(b, size, X_R12, X_RAX, X_RCX);
+        emit_store_tail(t, c, size);
         c->resume = b->p;
         return true;
     }
+    case K_FLW:
+    case K_FLD: { /* FS already Dirty, as in the fast loop */
+        cold_item *c = add_cold(t, COLD_HELPER, i, NULL);
+        emit_fs_check(t, c, true);
+        emit_ram_offset(t, i, c);
+        x86_load_idx(b, d->k == K_FLD ? XL_64 : XL_U32, X_RCX, X_R12, X_RAX);
+        if (d->k == K_FLW) {
+            x86_mov_imm(b, X_RDX, UINT64_C(0xffffffff00000000));
+            x86_alu_rr(b, XA_OR, X_RCX, X_RDX, true);
+        }
+        x86_store_m(b, X_RBX, FOFF(d->rd), X_RCX);
+        c->resume = b->p;
+        return true;
+    }
+    case K_FSW:
+    case K_FSD: { /* FS not Off */
+        cold_item *c = add_cold(t, COLD_HELPER, i, NULL);
+        emit_fs_check(t, c, false);
+        emit_ram_offset(t, i, c);
+        x86_load_m(b, X_RCX, X_RBX, FOFF(d->rs2));
+        emit_store_tail(t, c, d->k == K_FSD ? 8 : 4);
+        c->resume = b->p;
+        return true;
+    }
+    case K_FMV_X_D: {
+        cold_item *c = add_cold(t, COLD_HELPER, i, NULL);
+        emit_fs_check(t, c, false);
+        x86_load_m(b, X_RAX, X_RBX, FOFF(d->rs1));
+        st_x(b, d->rd, X_RAX);
+        c->resume = b->p;
+        return true;
+    }
+    case K_FMV_D_X: {
+        cold_item *c = add_cold(t, COLD_HELPER, i, NULL);
+        emit_fs_check(t, c, true);
+        ld_x(b, X_RAX, d->rs1);
+        x86_store_m(b, X_RBX, FOFF(d->rd), X_RAX);
+        c->resume = b->p;
+        return true;
+    }
+    case K_FADD_S:
+    case K_FSUB_S:
+    case K_FMUL_S:
+    case K_FDIV_S:
+    case K_FSQRT_S:
+    case K_FMADD_S:
+    case K_FADD_D:
+    case K_FSUB_D:
+    case K_FMUL_D:
+    case K_FDIV_D:
+    case K_FSQRT_D:
+    case K_FMADD_D:
+        if (HART_FP_INLINE && emit_fp_arith(t, i)) return true;
+        break;
     default:
         break;
     }
@@ -558,9 +753,32 @@ static void emit_cold(tctx *t, uint64_t block_pc)
     x86buf *b = &t->b;
     for (unsigned k = 0; k < t->ncold; k++) {
         cold_item c = t->cold[k];
-        for (unsigned f = 0; f < 3; f++)
+        t->cold[k].at = b->p;
+        for (unsigned f = 0; f < 8; f++)
             if (c.from[f]) x86_patch(c.from[f], b->p);
         switch (c.kind) {
+        case COLD_FPACC: { /* EAX = MXCSR after the operation */
+            x86_mov_rr(b, X_RCX, X_RAX);
+            x86_alu_ri(b, XA_AND, X_RCX, (int32_t)~0x3fu, false);
+            x86_alu_ri(b, XA_CMP, X_RCX, MXCSR_DEFAULT, false);
+            uint8_t *foreign = x86_jcc(b, XC_NE);
+            x86_store_m32(b, X_RBP, JOFF(mx), X_RAX);
+            x86_alu_ri(b, XA_AND, X_RAX, 63, false);
+            x86_lea(b, X_RDX, X_RBP, JOFF(mxf));
+            x86_load_idx(b, XL_U8, X_RCX, X_RDX, X_RAX);
+            x86_or_m32_r(b, X_RBX, HOFF(fflags), X_RCX);
+            x86_patch(x86_jmp(b), c.resume);
+            /* someone else's control bits: drop the result, restore, take the handler */
+            if (foreign) x86_patch(foreign, b->p);
+            x86_mxcsr(b, false, X_RBP, JOFF(mxdef));
+            x86_mov_m32_imm(b, X_RBP, JOFF(mx), MXCSR_DEFAULT);
+            x86_patch(x86_jmp(b), t->cold[c.helper].at);
+            break;
+        }
+        case COLD_FPNAN:
+            x86_mov_imm(b, X_RAX, c.target);
+            x86_patch(x86_jmp(b), c.resume);
+            break;
         case COLD_HELPER:
             emit_helper(t, c.i);
             x86_patch(x86_jmp(b), c.resume);
@@ -696,8 +914,19 @@ static void emit_trampolines(jit *j)
     x86_load_m(&b, X_R13, X_RBP, JOFF(budget));
     x86_load_m(&b, X_R14, X_RBP, JOFF(base));
     x86_load_m(&b, X_R15, X_RBP, JOFF(lim));
+    x86_mxcsr(&b, false, X_RBP, JOFF(mxdef)); /* no foreign mode or flag gets in */
+    x86_mov_m32_imm(&b, X_RBP, JOFF(mx), MXCSR_DEFAULT);
     x86_jmp_r(&b, X_RDX);
+    j->clean = b.p;
+    x86_cmp_m32_imm(&b, X_RBP, JOFF(mx), MXCSR_DEFAULT);
+    uint8_t *dirty = x86_jcc(&b, XC_NE);
+    x86_ret(&b);
+    x86_patch(dirty, b.p);
+    x86_mxcsr(&b, false, X_RBP, JOFF(mxdef));
+    x86_mov_m32_imm(&b, X_RBP, JOFF(mx), MXCSR_DEFAULT);
+    x86_ret(&b);
     j->exit = b.p;
+    x86_call_rel(&b, j->clean);
     x86_store_m(&b, X_RBP, JOFF(budget), X_R13);
     x86_alu_ri(&b, XA_ADD, X_RSP, 8, true);
     for (unsigned i = 6; i-- > 0;)
@@ -718,6 +947,10 @@ jit *jit_new(hart *h)
     j->ram = h->ram;
     j->base = h->ram_base;
     j->lim = h->ram_size - 7;
+    j->mx = j->mxdef = MXCSR_DEFAULT;
+    for (unsigned m = 0; m < 64; m++)
+        j->mxf[m] = (uint8_t)(((m & 1) ? 0x10 : 0) | ((m & 4) ? 0x08 : 0) | ((m & 8) ? 0x04 : 0) |
+                              ((m & 16) ? 0x02 : 0) | ((m & 32) ? 0x01 : 0));
     uint64_t pages = (h->ram_size + 4095) >> 12;
     j->granule_bytes = (h->ram_size / 2 + 7) / 8;
     void *code = mmap(NULL, JIT_CODE_BYTES, PROT_READ | PROT_WRITE | PROT_EXEC,

@@ -254,6 +254,76 @@ void x86_ret(x86buf *b)
     x86_u8(b, 0xc3);
 }
 
+void x86_load_m32(x86buf *b, int reg, int base, int32_t disp)
+{
+    op_m(b, false, "\x8b", 1, reg, base, disp);
+}
+
+void x86_store_m32(x86buf *b, int base, int32_t disp, int reg)
+{
+    op_m(b, false, "\x89", 1, reg, base, disp);
+}
+
+void x86_cmp_r_m32(x86buf *b, int reg, int base, int32_t disp)
+{
+    op_m(b, false, "\x3b", 1, reg, base, disp);
+}
+
+void x86_cmp_m32_imm(x86buf *b, int base, int32_t disp, int32_t imm)
+{
+    op_m(b, false, "\x81", 1, 7, base, disp);
+    x86_u32(b, (uint32_t)imm);
+}
+
+void x86_or_m32_r(x86buf *b, int base, int32_t disp, int reg)
+{
+    op_m(b, false, "\x09", 1, reg, base, disp);
+}
+
+void x86_mov_m32_imm(x86buf *b, int base, int32_t disp, uint32_t imm)
+{
+    op_m(b, false, "\xc7", 1, 0, base, disp);
+    x86_u32(b, imm);
+}
+
+void x86_sse_m(x86buf *b, uint8_t prefix, uint8_t op, int xmm, int base, int32_t disp)
+{
+    char opc[2] = {0x0f, (char)op};
+    x86_u8(b, prefix);
+    op_m(b, false, opc, 2, xmm, base, disp);
+}
+
+void x86_vfmadd231_m(x86buf *b, bool dbl, int xmm, int xmm2, int base, int32_t disp)
+{
+    /* VEX3: C4, ~R ~X ~B mmmmm=0F38, W ~vvvv L=0 pp=66, opcode B9 */
+    x86_u8(b, 0xc4);
+    x86_u8(b, (uint8_t)((hi(xmm) ? 0 : 0x80) | 0x40 | (hi(base) ? 0 : 0x20) | 0x02));
+    x86_u8(b, (uint8_t)((dbl ? 0x80 : 0) | ((~xmm2 & 15) << 3) | 0x01));
+    x86_u8(b, 0xb9);
+    modrm_mem(b, xmm, base, disp);
+}
+
+void x86_movq_r_x(x86buf *b, int reg, int xmm, bool w64)
+{
+    x86_u8(b, 0x66);
+    rex(b, w64, xmm, X_NONE, reg, false);
+    x86_bytes(b, "\x0f\x7e", 2);
+    modrm_rr(b, xmm, reg);
+}
+
+void x86_mxcsr(x86buf *b, bool store, int base, int32_t disp)
+{
+    op_m(b, false, "\x0f\xae", 2, store ? 3 : 2, base, disp);
+}
+
+void x86_call_rel(x86buf *b, const uint8_t *target)
+{
+    x86_u8(b, 0xe8);
+    uint8_t *at = b->p;
+    x86_u32(b, 0);
+    if (!b->full) x86_patch(at, target);
+}
+
 static uint8_t *rel32(x86buf *b)
 {
     uint8_t *at = b->p;

@@ -35,7 +35,7 @@ typedef enum { XA_ADD, XA_OR, XA_AND, XA_SUB, XA_XOR, XA_CMP } x86_alu;
 /* Shifts: the /digit of C1 (by immediate) and D3 (by CL). */
 typedef enum { XS_SHL = 4, XS_SHR = 5, XS_SAR = 7 } x86_shift;
 /* Condition codes (the low nibble of Jcc / SETcc). */
-typedef enum { XC_B = 2, XC_AE = 3, XC_E = 4, XC_NE = 5, XC_L = 0xc, XC_GE = 0xd } x86_cc;
+typedef enum { XC_B = 2, XC_AE = 3, XC_E = 4, XC_NE = 5, XC_A = 7, XC_L = 0xc, XC_GE = 0xd } x86_cc;
 /* Loads from [base + index]: sign- or zero-extended into a 64-bit register. */
 typedef enum { XL_S8, XL_U8, XL_S16, XL_U16, XL_S32, XL_U32, XL_64 } x86_load;
 
@@ -74,6 +74,23 @@ void x86_call_r(x86buf *b, int reg);
 void x86_jmp_r(x86buf *b, int reg);
 void x86_jmp_m(x86buf *b, int base, int32_t disp);
 void x86_ret(x86buf *b);
+/* 32-bit memory operands (zero-extending loads). */
+void x86_load_m32(x86buf *b, int reg, int base, int32_t disp);
+void x86_store_m32(x86buf *b, int base, int32_t disp, int reg);
+void x86_cmp_r_m32(x86buf *b, int reg, int base, int32_t disp); /* cmp reg32, [m] */
+void x86_cmp_m32_imm(x86buf *b, int base, int32_t disp, int32_t imm);
+void x86_or_m32_r(x86buf *b, int base, int32_t disp, int reg); /* or [m], reg32 */
+void x86_mov_m32_imm(x86buf *b, int base, int32_t disp, uint32_t imm);
+
+/* SSE scalar: `prefix 0F op xmm, [base + disp]` (prefix 0xF2 double, 0xF3 single): movs*
+ * (0x10), adds* (0x58), muls* (0x59), subs* (0x5C), divs* (0x5E), sqrts* (0x51). */
+void x86_sse_m(x86buf *b, uint8_t prefix, uint8_t op, int xmm, int base, int32_t disp);
+/* vfmadd231s[d|s] xmm, xmm2, [base + disp]: xmm = xmm2 * [m] + xmm (FMA3, VEX). */
+void x86_vfmadd231_m(x86buf *b, bool dbl, int xmm, int xmm2, int base, int32_t disp);
+void x86_movq_r_x(x86buf *b, int reg, int xmm, bool w64);      /* movq/movd gpr, xmm */
+void x86_mxcsr(x86buf *b, bool store, int base, int32_t disp); /* stmxcsr / ldmxcsr [m] */
+void x86_call_rel(x86buf *b, const uint8_t *target);
+
 /* Jumps with a 32-bit displacement: return the address of the displacement (NULL when
  * the buffer is full) for x86_patch. */
 uint8_t *x86_jmp(x86buf *b);

@@ -1,7 +1,8 @@
 /* fuzz_program.c — random instruction streams on the simulator, under every shipped
- * profile: the fast run loop (threaded dispatch, inline cases) and the commit-log loop
- * (every instruction through its handler, the reference semantics) must leave the hart
- * and RAM in the same state (docs/sim.md "How it is fast").
+ * profile: the fast run loop (threaded dispatch, inline cases), the commit-log loop
+ * (every instruction through its handler, the reference semantics) and, on x86-64 hosts,
+ * the translator (--jit) must leave the hart and RAM in the same state (docs/sim.md "How
+ * it is fast", "Translator").
  *
  * The first input byte picks the profile (every one of them over a campaign), the rest is
  * the start of a 16 KiB RAM at 0x80000000, executed from its start in machine mode with
@@ -15,6 +16,7 @@
 #include "cap_profile.h"
 #include "fuzz.h"
 #include "hart.h"
+#include "jit.h"
 #include "mem.h"
 #include "xphmg_ext.h"
 
@@ -31,11 +33,14 @@
 static const char *const profile_files[] = {NULL, "default.yaml", "minimal.yaml", "runtime.yaml"};
 #define NPROF (sizeof profile_files / sizeof profile_files[0])
 
+/* The harts of one profile: fast loop, commit-log loop, translator. */
+#define NRUN 3
+static const char *const run_names[NRUN] = {"fast loop", "commit-log loop", "translator"};
 typedef struct {
     cap_profile *prof;
-    sim_mem *mem[2];
-    hart *h[2];
-    xphmg_ext *ext[2];
+    sim_mem *mem[NRUN];
+    hart *h[NRUN];
+    xphmg_ext *ext[NRUN];
 } machine;
 
 static machine machines[NPROF];
@@ -57,7 +62,7 @@ static void setup(void)
                 abort();
             }
         }
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < NRUN; k++) {
             m->mem[k] = mem_new(RAM_BASE, RAM_SIZE);
             m->h[k] = m->mem[k] ? hart_new(m->mem[k], RAM_BASE) : NULL;
             m->ext[k] = m->h[k] ? xphmg_ext_attach(m->h[k], m->prof, err, sizeof err) : NULL;
@@ -67,12 +72,16 @@ static void setup(void)
             }
         }
         hart_set_log(m->h[1], devnull);
+        if (jit_supported() && hart_set_jit(m->h[2], true) != 0) {
+            fprintf(stderr, "fuzz_program: setup: no memory for the translator\n");
+            abort();
+        }
     }
 }
 
-static void check_same(const machine *m, unsigned p)
+static void check_same(const machine *m, unsigned p, int k)
 {
-    const hart *a = m->h[0], *b = m->h[1];
+    const hart *a = m->h[0], *b = m->h[k];
     int same = a->pc == b->pc && a->priv == b->priv && a->instret == b->instret &&
                a->traps == b->traps && a->halted == b->halted && !memcmp(a->x, b->x, sizeof a->x) &&
                !memcmp(a->f, b->f, sizeof a->f) && a->mstatus == b->mstatus &&
@@ -81,16 +90,16 @@ static void check_same(const machine *m, unsigned p)
                a->fflags == b->fflags && a->frm == b->frm && a->mtimecmp == b->mtimecmp &&
                a->resv_valid == b->resv_valid &&
                !memcmp(mem_ptr(m->mem[0], RAM_BASE, RAM_SIZE),
-                       mem_ptr(m->mem[1], RAM_BASE, RAM_SIZE), RAM_SIZE);
+                       mem_ptr(m->mem[k], RAM_BASE, RAM_SIZE), RAM_SIZE);
     for (unsigned r = 0; same && r < a->region_count; r++)
         same = a->region[r].size == b->region[r].size &&
                !memcmp(a->region[r].host, b->region[r].host, a->region[r].size);
     if (!same) {
         fprintf(stderr,
                 "fuzz_program: profile %s: fast loop pc 0x%llx instret %llu traps %llu, "
-                "commit-log loop pc 0x%llx instret %llu traps %llu\n",
+                "%s pc 0x%llx instret %llu traps %llu\n",
                 profile_files[p] ? profile_files[p] : "(built-in)", (unsigned long long)a->pc,
-                (unsigned long long)a->instret, (unsigned long long)a->traps,
+                (unsigned long long)a->instret, (unsigned long long)a->traps, run_names[k],
                 (unsigned long long)b->pc, (unsigned long long)b->instret,
                 (unsigned long long)b->traps);
         abort();
@@ -100,7 +109,7 @@ static void check_same(const machine *m, unsigned p)
 static void run_both(unsigned p, const uint8_t *data, size_t size)
 {
     machine *m = &machines[p];
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < NRUN; k++) {
         uint8_t *ram = mem_ptr(m->mem[k], RAM_BASE, RAM_SIZE);
         memset(ram, 0, RAM_SIZE);
         memcpy(ram, data, size);
@@ -108,7 +117,8 @@ static void run_both(unsigned p, const uint8_t *data, size_t size)
         m->h[k]->mtvec = RAM_BASE;
         hart_run(m->h[k], RUN_INSNS);
     }
-    check_same(m, p);
+    for (int k = 1; k < NRUN; k++)
+        check_same(m, p, k);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

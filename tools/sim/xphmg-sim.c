@@ -1,6 +1,7 @@
 /* xphmg-sim — run a RISC-V ELF program on the simulated RV64GC hart.
  * Usage and exit codes: usage() below and docs/sim.md. */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -69,6 +70,9 @@ static void usage(FILE *f)
             "  --jit              translate guest code to host code (x86-64 hosts; default\n"
             "                     %s); other hosts interpret\n"
             "  --no-jit           interpret every instruction\n"
+            "  --jit-lockstep     run the program twice side by side, translated and\n"
+            "                     interpreted, comparing their state (exit 127 on the\n"
+            "                     first difference)\n"
             "  --help             this text\n"
             "\n"
             "exit status:\n"
@@ -173,7 +177,7 @@ static double now_s(clockid_t clk)
 
 /* Everything main() acquires, released by finish() on every path (errata P-304: no
  * exit code comes with a leak). */
-typedef struct {
+typedef struct sim_run {
     cap_profile *prof;
     sim_mem *mem;
     sim_image img;
@@ -181,10 +185,17 @@ typedef struct {
     htif *io;
     xphmg_ext *ext;
     FILE *log;
+    struct sim_run *shadow; /* --jit-lockstep: the interpreter's machine */
+    int null_fd;            /* --jit-lockstep: the shadow's stdio (/dev/null) */
 } sim_run;
 
 static int finish(sim_run *r, int status)
 {
+    if (r->shadow) {
+        finish(r->shadow, 0);
+        free(r->shadow);
+    }
+    if (r->null_fd > 0) close(r->null_fd);
     if (r->log && r->log != stderr) fclose(r->log);
     htif_free(r->io);
     hart_free(r->h);
@@ -195,12 +206,189 @@ static int finish(sim_run *r, int status)
     return status;
 }
 
+/* What a machine is built from (the options that shape it). */
+typedef struct {
+    uint64_t ram_base, ram_size, misa, rt_threads;
+    const char *dir, *profile_path;
+    int host_stat;
+} machine_opts;
+
+/* Builds the machine running gargv[0] with arguments gargv[1..gargc-1] into *run: 0, or
+ * the exit status after a message on stderr (what was acquired stays in *run for
+ * finish()). quiet: no warnings (the --jit-lockstep shadow). */
+static int machine_new(sim_run *run, const machine_opts *o, int gargc, char **gargv, bool quiet)
+{
+    if (o->profile_path) {
+        char perr[512];
+        run->prof = cap_profile_load(o->profile_path, perr, sizeof perr);
+        if (!run->prof) {
+            fprintf(stderr, "xphmg-sim: bad profile: %s\n", perr);
+            return EXIT_USAGE;
+        }
+    }
+    uint64_t lds_base, lds_size;
+    if (xphmg_ext_lds_window(run->prof, &lds_base, &lds_size) &&
+        o->ram_base < lds_base + lds_size && lds_base < o->ram_base + o->ram_size) {
+        fprintf(stderr, "xphmg-sim: RAM overlaps the LDS window [0x%" PRIx64 ", +0x%" PRIx64 ")\n",
+                lds_base, lds_size);
+        return EXIT_USAGE;
+    }
+
+    run->mem = mem_new(o->ram_base, o->ram_size);
+    if (!run->mem) {
+        fprintf(stderr, "xphmg-sim: cannot allocate %" PRIu64 " bytes of guest RAM\n", o->ram_size);
+        return EXIT_HOST;
+    }
+    char err[512];
+    if (sim_load_elf(gargv[0], run->mem, &run->img, err, sizeof err)) {
+        fprintf(stderr, "xphmg-sim: %s\n", err);
+        return EXIT_LOAD;
+    }
+    uint64_t sp = 0;
+    if (sim_place_args(run->mem, &run->img, gargc, gargv, &sp, err, sizeof err)) {
+        fprintf(stderr, "xphmg-sim: %s\n", err);
+        return EXIT_LOAD;
+    }
+    if (o->dir && !run->img.has_tohost) {
+        /* No HTIF: --dir could never be used; still refuse a directory that is not one
+         * (errata P-305), as a program with tohost would. */
+        xsys *probe = xsys_new(run->mem, o->dir, err, sizeof err);
+        if (!probe) {
+            fprintf(stderr, "xphmg-sim: %s\n", err);
+            return EXIT_USAGE;
+        }
+        xsys_free(probe);
+    }
+    run->h = hart_new(run->mem, run->img.entry);
+    if (!run->h) {
+        fprintf(stderr, "xphmg-sim: out of memory\n");
+        return EXIT_HOST;
+    }
+    if (run->img.has_tohost) {
+        run->io = htif_new(run->mem, run->img.tohost, run->img.has_fromhost ? run->img.fromhost : 0,
+                           o->dir, err, sizeof err);
+        if (!run->io) {
+            fprintf(stderr, "xphmg-sim: %s\n", err);
+            return EXIT_USAGE; /* the only failure not caused by the ELF: a bad --dir */
+        }
+        htif_set_host_stat(run->io, o->host_stat);
+    }
+    if (o->misa != MISA_RESET) hart_set_isa(run->h, o->misa, run->img.entry);
+    /* Without xphmg in --isa the XPHMG units stay detached: their instructions trap. */
+    bool xphmg = (o->misa & (UINT64_C(1) << ('X' - 'A'))) != 0;
+    run->ext = xphmg ? xphmg_ext_attach(run->h, run->prof, err, sizeof err) : NULL;
+    if (!run->ext && xphmg) {
+        fprintf(stderr, "xphmg-sim: %s\n", err);
+        return EXIT_HOST;
+    }
+    if (run->ext) run->ext->rt.threads = (unsigned)o->rt_threads;
+    if (!run->img.has_tohost && !quiet)
+        fprintf(stderr,
+                "xphmg-sim: warning: %s has no 'tohost' symbol: it cannot exit "
+                "(stop it with --max-insns)\n",
+                gargv[0]);
+    hart *h = run->h;
+    hart_set_charging(h, true);
+    h->x[2] = sp;
+    h->x[10] = (uint64_t)gargc;
+    h->x[11] = sp + 8;
+    return 0;
+}
+
+/* ---- --jit-lockstep ---- */
+
+/* The first architectural difference between the translated hart a and the interpreted
+ * hart b, written into msg; false when there is none. */
+static bool lockstep_differs(const hart *a, const hart *b, char *msg, size_t len)
+{
+#define CMP(name, field)                                                                           \
+    if (a->field != b->field) {                                                                    \
+        snprintf(msg, len, "%s: translator 0x%" PRIx64 ", interpreter 0x%" PRIx64, name,           \
+                 (uint64_t)a->field, (uint64_t)b->field);                                          \
+        return true;                                                                               \
+    }
+    CMP("pc", pc)
+    CMP("privilege", priv)
+    CMP("instret", instret)
+    CMP("traps", traps)
+    CMP("work units", charged)
+    CMP("halted", halted)
+    CMP("exit status", exit_code)
+    for (unsigned r = 0; r < 32; r++) {
+        char n[8];
+        snprintf(n, sizeof n, "x%u", r);
+        CMP(n, x[r])
+        snprintf(n, sizeof n, "f%u", r);
+        CMP(n, f[r])
+    }
+    CMP("fflags", fflags)
+    CMP("frm", frm)
+    CMP("mstatus", mstatus)
+    CMP("mepc", mepc)
+    CMP("mcause", mcause)
+    CMP("mtval", mtval)
+    CMP("mtvec", mtvec)
+    CMP("mie", mie)
+    CMP("mip", mip)
+    CMP("mscratch", mscratch)
+    CMP("sepc", sepc)
+    CMP("scause", scause)
+    CMP("stval", stval)
+    CMP("satp", satp)
+    CMP("mtimecmp", mtimecmp)
+    CMP("reservation", resv_valid)
+#undef CMP
+    return false;
+}
+
+/* Runs a (translator) and b (interpreter) in chunks of varying length, comparing their
+ * state after each chunk and their RAM at the end. Chunk ends fall between and inside
+ * translated blocks (a block that does not fit the rest of a chunk is interpreted), and
+ * both harts see the same hart_run calls, so their interrupts and polls coincide. */
+static hart_run_result run_lockstep(hart *a, hart *b, sim_mem *ma, sim_mem *mb, uint64_t max_insns,
+                                    bool *diverged)
+{
+    static const uint64_t chunk[] = {4096, 1, 1000, 3, 4096, 64, 777, 2, 2048, 17, 4096, 300};
+    const unsigned nchunk = sizeof chunk / sizeof chunk[0];
+    uint64_t done = 0;
+    char msg[200];
+    hart_run_result r = HART_RUN_LIMIT;
+    for (unsigned k = 0;; k++) {
+        uint64_t n = chunk[k % nchunk];
+        if (max_insns && n > max_insns - done) n = max_insns - done;
+        uint64_t before = a->instret + a->traps + a->charged;
+        r = hart_run(a, n);
+        hart_run(b, n);
+        if (lockstep_differs(a, b, msg, sizeof msg)) {
+            fprintf(stderr,
+                    "xphmg-sim: --jit-lockstep: %s, in chunk %u (%" PRIu64
+                    " instructions from instruction %" PRIu64 ")\n",
+                    msg, k, n, before);
+            *diverged = true;
+            return r;
+        }
+        done += a->instret + a->traps + a->charged - before;
+        if (r == HART_RUN_HALTED || (max_insns && done >= max_insns)) break;
+    }
+    uint64_t size = mem_size(ma);
+    const uint8_t *pa = mem_ptr(ma, mem_base(ma), size), *pb = mem_ptr(mb, mem_base(mb), size);
+    if (memcmp(pa, pb, (size_t)size)) {
+        uint64_t at = 0;
+        while (pa[at] == pb[at])
+            at++;
+        fprintf(stderr, "xphmg-sim: --jit-lockstep: RAM differs at 0x%" PRIx64 " at the end\n",
+                mem_base(ma) + at);
+        *diverged = true;
+    }
+    return r;
+}
+
 int main(int argc, char **argv)
 {
     uint64_t ram_size = UINT64_C(256) << 20, ram_base = UINT64_C(0x80000000), max_insns = 0;
     uint64_t timeout_s = 0;
     int log_commits = 0, stats = 0, host_stat = 0, gdb = 0; /* gdb: 1 --gdb, 2 --gdb-wait */
-    int use_jit = XPHMG_JIT_DEFAULT;
+    int use_jit = XPHMG_JIT_DEFAULT, lockstep = 0;
     uint64_t rt_threads = 1;
     uint64_t misa = MISA_RESET;
     uint64_t gdb_port = 0;
@@ -245,6 +433,8 @@ int main(int argc, char **argv)
             use_jit = 1;
         } else if (!strcmp(o, "--no-jit")) {
             use_jit = 0;
+        } else if (!strcmp(o, "--jit-lockstep")) {
+            lockstep = 1;
         } else if (!strcmp(o, "--log-commits")) {
             log_commits = 1;
         } else if (!strcmp(o, "--log-file")) {
@@ -309,93 +499,44 @@ int main(int argc, char **argv)
         fprintf(stderr, "xphmg-sim: RAM overlaps the CLINT at 0x%" PRIx64 "\n", CLINT_BASE);
         return EXIT_USAGE;
     }
-    const char *prog = argv[i];
     sim_run run;
     memset(&run, 0, sizeof run);
-    if (profile_path) {
-        char perr[512];
-        run.prof = cap_profile_load(profile_path, perr, sizeof perr);
-        if (!run.prof) {
-            fprintf(stderr, "xphmg-sim: bad profile: %s\n", perr);
-            return EXIT_USAGE;
-        }
-    }
-    uint64_t lds_base, lds_size;
-    if (xphmg_ext_lds_window(run.prof, &lds_base, &lds_size) && ram_base < lds_base + lds_size &&
-        lds_base < ram_base + ram_size) {
-        fprintf(stderr, "xphmg-sim: RAM overlaps the LDS window [0x%" PRIx64 ", +0x%" PRIx64 ")\n",
-                lds_base, lds_size);
-        return finish(&run, EXIT_USAGE);
-    }
-
-    run.mem = mem_new(ram_base, ram_size);
-    if (!run.mem) {
-        fprintf(stderr, "xphmg-sim: cannot allocate %" PRIu64 " bytes of guest RAM\n", ram_size);
-        return finish(&run, EXIT_HOST);
-    }
-    char err[512];
-    if (sim_load_elf(prog, run.mem, &run.img, err, sizeof err)) {
-        fprintf(stderr, "xphmg-sim: %s\n", err);
-        return finish(&run, EXIT_LOAD);
-    }
-    uint64_t sp = 0;
-    if (sim_place_args(run.mem, &run.img, argc - i, argv + i, &sp, err, sizeof err)) {
-        fprintf(stderr, "xphmg-sim: %s\n", err);
-        return finish(&run, EXIT_LOAD);
-    }
-    if (dir && !run.img.has_tohost) {
-        /* No HTIF: --dir could never be used; still refuse a directory that is not one
-         * (errata P-305), as a program with tohost would. */
-        xsys *probe = xsys_new(run.mem, dir, err, sizeof err);
-        if (!probe) {
-            fprintf(stderr, "xphmg-sim: %s\n", err);
-            return finish(&run, EXIT_USAGE);
-        }
-        xsys_free(probe);
-    }
-    run.h = hart_new(run.mem, run.img.entry);
-    if (!run.h) {
-        fprintf(stderr, "xphmg-sim: out of memory\n");
-        return finish(&run, EXIT_HOST);
-    }
-    if (run.img.has_tohost) {
-        run.io = htif_new(run.mem, run.img.tohost, run.img.has_fromhost ? run.img.fromhost : 0, dir,
-                          err, sizeof err);
-        if (!run.io) {
-            fprintf(stderr, "xphmg-sim: %s\n", err);
-            return finish(&run,
-                          EXIT_USAGE); /* the only failure not caused by the ELF: a bad --dir */
-        }
-        htif_set_host_stat(run.io, host_stat);
-    }
-    if (misa != MISA_RESET) hart_set_isa(run.h, misa, run.img.entry);
-    /* Without xphmg in --isa the XPHMG units stay detached: their instructions trap. */
-    bool xphmg = (misa & (UINT64_C(1) << ('X' - 'A'))) != 0;
-    run.ext = xphmg ? xphmg_ext_attach(run.h, run.prof, err, sizeof err) : NULL;
-    if (!run.ext && xphmg) {
-        fprintf(stderr, "xphmg-sim: %s\n", err);
-        return finish(&run, EXIT_HOST);
-    }
-    if (run.ext) run.ext->rt.threads = (unsigned)rt_threads;
-    if (!run.img.has_tohost)
-        fprintf(stderr,
-                "xphmg-sim: warning: %s has no 'tohost' symbol: it cannot exit "
-                "(stop it with --max-insns)\n",
-                prog);
+    machine_opts mo = {ram_base, ram_size, misa, rt_threads, dir, profile_path, host_stat};
+    int st = machine_new(&run, &mo, argc - i, argv + i, false);
+    if (st) return finish(&run, st);
     hart *h = run.h;
-    hart_set_charging(h, true);
-    if (use_jit && jit_supported() && hart_set_jit(h, true) != 0) {
+    if ((use_jit || lockstep) && jit_supported() && hart_set_jit(h, true) != 0) {
         fprintf(stderr, "xphmg-sim: out of memory (--jit code cache)\n");
         return finish(&run, EXIT_HOST);
     }
-    h->x[2] = sp;
-    h->x[10] = (uint64_t)(argc - i);
-    h->x[11] = sp + 8;
 
     poll_ctx pc = {run.io, 0, 0};
     if (run.io || timeout_s)
         hart_set_poll(h, on_poll, &pc, run.io ? run.img.tohost : 0,
                       run.io ? run.img.tohost + 8 : 0);
+    poll_ctx shadow_pc = {NULL, 0, 0};
+    if (lockstep) {
+        if (gdb || log_commits || dir) {
+            fprintf(stderr, "xphmg-sim: --jit-lockstep does not go with --gdb, --log-commits or "
+                            "--dir\n");
+            return finish(&run, EXIT_USAGE);
+        }
+        run.shadow = calloc(1, sizeof *run.shadow);
+        run.null_fd = open("/dev/null", O_RDWR);
+        if (!run.shadow || run.null_fd < 0) {
+            fprintf(stderr, "xphmg-sim: --jit-lockstep: out of memory or no /dev/null\n");
+            return finish(&run, EXIT_HOST);
+        }
+        st = machine_new(run.shadow, &mo, argc - i, argv + i, true);
+        if (st) return finish(&run, st);
+        shadow_pc.io = run.shadow->io;
+        if (run.shadow->io) {
+            /* the shadow's console and file output go nowhere, its input is empty */
+            htif_set_stdio(run.shadow->io, run.null_fd, run.null_fd, run.null_fd);
+            hart_set_poll(run.shadow->h, on_poll, &shadow_pc, run.shadow->img.tohost,
+                          run.shadow->img.tohost + 8);
+        }
+    }
     if (log_commits) {
         run.log = log_file ? fopen(log_file, "w") : stderr;
         if (!run.log) {
@@ -421,6 +562,10 @@ int main(int argc, char **argv)
     if (gdb) {
         gdbstub_opts go = {(int)gdb_port, gdb == 2, max_insns};
         if (gdbstub_run(h, &go, &r) != 0) return finish(&run, EXIT_HOST);
+    } else if (lockstep) {
+        bool diverged = false;
+        r = run_lockstep(h, run.shadow->h, run.mem, run.shadow->mem, max_insns, &diverged);
+        if (diverged) return finish(&run, EXIT_HOST);
     } else {
         r = hart_run(h, max_insns);
     }
