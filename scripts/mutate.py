@@ -429,6 +429,8 @@ def main():
     ap.add_argument("--modules", default=DEFAULT_MODULES)
     ap.add_argument("--max-per-module", type=int, default=40)
     ap.add_argument("--seed", type=int, default=9)
+    ap.add_argument("--per-req", type=int, default=0,
+                    help="add mutants until every requirement id has at least this many")
     ap.add_argument("--work", default=os.path.join(ROOT, "build-mutation"))
     ap.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
     ap.add_argument("--report-dir", default=REPORT_DIR,
@@ -486,6 +488,21 @@ def main():
             rng.shuffle(pick)
         else:
             pick = rng.sample(allm, args.max_per_module)
+        # Stratify by requirement: a random sample of a large module leaves many ids with no
+        # mutant, so they could never count as covered; top each id up to --per-req mutants
+        # of its own code, drawn in a seeded order and run after the random part.
+        if args.per_req:
+            have = {}
+            for m in pick:
+                for rid in m["ids"]:
+                    have[rid] = have.get(rid, 0) + 1
+            rest = [m for m in allm if m not in pick]
+            random.Random(f"{args.seed}:{mod}:per-req").shuffle(rest)
+            for m in rest:
+                if any(have.get(rid, 0) < args.per_req for rid in m["ids"]):
+                    pick.append(m)
+                    for rid in m["ids"]:
+                        have[rid] = have.get(rid, 0) + 1
         picks.append(pick)
     # Round-robin over the modules, so a run cut short by --time-limit covers each of them.
     for i in range(max((len(p) for p in picks), default=0)):
