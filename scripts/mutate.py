@@ -345,6 +345,47 @@ def run_tests(bdir, names, timeout, stop_on_failure=False):
     return sorted(failed)
 
 
+SLOW_FILE_SECONDS = 8.0
+
+
+def test_costs(bdir):
+    """CTest's measured average run time of each test (Testing/Temporary/CTestCostData.txt)."""
+    cost = {}
+    path = os.path.join(bdir, "Testing", "Temporary", "CTestCostData.txt")
+    if os.path.exists(path):
+        for line in open(path, encoding="utf-8"):
+            parts = line.split()
+            if len(parts) == 3:
+                try:
+                    cost[parts[0]] = float(parts[2])
+                except ValueError:
+                    pass
+    return cost
+
+
+def run_tagged(bdir, ids, cover, file_tests, timeout):
+    """Runs the tests of the test files naming the mutant's requirement ids; returns
+    (failed tests, ids killed for). The files are run cheapest first; a slow file (its
+    tests take SLOW_FILE_SECONDS or more) is skipped when every id it names is already
+    killed for, since it could add nothing. So killed_for is exactly what running every
+    file gives; only the list of failing tests may be shorter."""
+    files = sorted({f for rid in ids for f in cover.get(rid, ())})
+    credit = {f: {rid for rid in ids if f in cover.get(rid, ())} for f in files}
+    cost = test_costs(bdir)
+    fcost = {f: sum(cost.get(n, 1.0) for n in file_tests[f]) for f in files}
+    cheap = [f for f in files if fcost[f] < SLOW_FILE_SECONDS]
+    slow = sorted((f for f in files if fcost[f] >= SLOW_FILE_SECONDS), key=lambda f: fcost[f])
+    ran, failed, killed = set(), set(), set()
+    for group in [cheap] + [[f] for f in slow]:
+        if group is not cheap and credit[group[0]] <= killed:
+            continue
+        names = {n for f in group for n in file_tests[f]} - ran
+        failed |= set(run_tests(bdir, names, timeout))
+        ran |= names
+        killed |= {rid for f in group if set(file_tests[f]) & failed for rid in credit[f]}
+    return sorted(failed), sorted(killed)
+
+
 def load_equivalent():
     eq = {}
     if os.path.exists(EQUIVALENT):
@@ -582,9 +623,10 @@ def main():
             if not build_targets(bdir, targets, log):
                 rec = {"status": "stillborn", "failed": [], "killed_for": []}
             else:
-                failed = run_tests(bdir, names, timeout, not m["ids"]) if names else []
-                killed_for = sorted({rid for rid in m["ids"] for f in cover.get(rid, ())
-                                     if set(file_tests[f]) & set(failed)})
+                if m["ids"]:
+                    failed, killed_for = run_tagged(bdir, m["ids"], cover, file_tests, timeout)
+                else:
+                    failed, killed_for = run_tests(bdir, names, timeout, True), []
                 rec = {"status": "killed" if failed else ("survived" if names else "untested"),
                        "failed": failed, "killed_for": killed_for}
         finally:

@@ -11,6 +11,7 @@
 
 #include "cap.h"
 #include "cap_profile.h"
+#include "heap_in_use.h"
 #include "xcsr.h"
 
 #ifndef PROFILE_DIR
@@ -217,6 +218,57 @@ static void test_bf16_lite_support(void **state)
     assert_true(cap_profile_value(p, 0x7DC, &v));
     assert_int_equal(v, 0x00027F3F); /* ALT_SUP 0x02 << 16, the rest as the default */
     cap_profile_free(p);
+}
+
+/* The implementation-defined values of a profile are written as numbers in every
+ * documented spelling (docs/cap.md: decimal, 0x hex in either case, 0b binary, '_'
+ * between digits); 0x1F3F = 7999 = 0b1_1111_0011_1111, by hand. Anything else is refused
+ * with the CSR named, never read as some other number. REQ: CAP-163 */
+static void test_value_syntax(void **state)
+{
+    (void)state;
+    static const char *same[] = {"0x1F3F", "0x1f3f", "0X1f3F", "7999", "0b1_1111_0011_1111",
+                                 "0x1f_3f"};
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+        char y[128], err[256] = "";
+        snprintf(y, sizeof y, "xphmg-profile: 1\nname: x\ncsrs:\n  cap_prec_alu: %s\n", same[i]);
+        cap_profile *p = cap_profile_parse(y, strlen(y), "ok.yaml", err, sizeof err);
+        if (!p) fail_msg("refused %s: %s", same[i], err);
+        uint64_t v = 0;
+        assert_true(cap_profile_value(p, 0x7D8, &v));
+        if (v != 0x1F3F) fail_msg("%s read as 0x%llx", same[i], (unsigned long long)v);
+        cap_profile_free(p);
+    }
+    static const char *bad[] = {"0x1g3f", "0x",   "_7999",
+                                "0b102",  "79a9", "0x1_0000_0000_0000_0000"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char y[128];
+        snprintf(y, sizeof y, "xphmg-profile: 1\nname: x\ncsrs:\n  cap_prec_alu: %s\n", bad[i]);
+        expect_error(y, "is not a number");
+    }
+}
+
+/* Reading a profile, accepted or refused, gives back every byte it took (libyaml's
+ * parser and document included): 64 rounds of each leave the heap as they found it. */
+static void test_parse_frees(void **state)
+{
+    (void)state;
+    static const char *yaml[] = {
+        "xphmg-profile: 1\nname: x\ncsrs:\n  cap_prec_alu: 0x1F3F\n", /* accepted */
+        "xphmg-profile: 1\nname: x\ncsrs:\n  cap_prec_alu: 0x1g\n",   /* refused by a value */
+        "xphmg-profile: 1\nname: &a x\ncsrs: *a\n",                   /* refused by shape */
+        "xphmg-profile: [1\n",                                        /* not YAML */
+    };
+    char err[256];
+    for (size_t i = 0; i < sizeof yaml / sizeof yaml[0]; i++) {
+        cap_profile_free(cap_profile_parse(yaml[i], strlen(yaml[i]), "t", err, sizeof err));
+        size_t before = heap_in_use();
+        for (int k = 0; k < 64; k++)
+            cap_profile_free(cap_profile_parse(yaml[i], strlen(yaml[i]), "t", err, sizeof err));
+        if (heap_in_use() != before)
+            fail_msg("profile %zu: %zu bytes in use before, %zu after 64 parses", i, before,
+                     heap_in_use());
+    }
 }
 
 /* ---- runtime profiles (P-177) ---- */
@@ -603,7 +655,8 @@ int main(void)
         cmocka_unit_test(test_bad_input),           cmocka_unit_test(test_bf16_lite_support),
         cmocka_unit_test(test_runtime_values),      cmocka_unit_test(test_runtime_accepted),
         cmocka_unit_test(test_runtime_errors),      cmocka_unit_test(test_runtime_yaml),
-        cmocka_unit_test(test_mutations),
+        cmocka_unit_test(test_mutations),           cmocka_unit_test(test_value_syntax),
+        cmocka_unit_test(test_parse_frees),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

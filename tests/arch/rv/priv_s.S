@@ -2,7 +2,7 @@
  * an ecall from U delegated to S (stvec, scause, sepc, sret back to U), an ecall from S
  * not delegated (cause 9 in M), sret illegal in U and with TSR, satp and sfence.vma
  * illegal with TVM, wfi illegal with TW, a delegated S software interrupt taken in S
- * only once sstatus.SIE is set, and the sstatus view of mstatus.
+ * only once sstatus.SIE is set, the sstatus view of mstatus, and stvec's WARL MODE.
  * M handler: mcause -> s2, mepc -> s4, resumes in M at mscratch. S handler: scause ->
  * s6, sepc -> s8, clears sip.SSIP, resumes at sscratch with sret. Hand-derived values. */
 #include "xphmg_test.h"
@@ -56,6 +56,10 @@ RVTEST_CODE_BEGIN
     /* 22-23: sstatus shows SIE SPIE SPP FS SUM MXR UXL SD of mstatus, nothing else */
     TEST_CASE(22, a0, 0x80000002000c6122, li t0, -1; csrw sstatus, t0; csrr a0, sstatus)
     TEST_CASE(23, a0, 0x6000, li t0, 0x6000; csrw sstatus, t0; csrr a0, mstatus; li t1, 0xc6122; and a0, a0, t1)
+    /* 24-25: stvec.MODE is WARL: 1 (vectored) is kept, 2 (reserved) is written as 0
+     * (direct) with the base kept; a0 = what reads back minus the base */
+    TEST_CASE(24, a0, 1, la t1, shandler; ori t0, t1, 1; csrw stvec, t0; csrr a0, stvec; sub a0, a0, t1)
+    TEST_CASE(25, a0, 0, la t1, shandler; ori t0, t1, 2; csrw stvec, t0; csrr a0, stvec; sub a0, a0, t1)
     TEST_PASSFAIL
 
     .align 2
