@@ -708,7 +708,9 @@ static void test_tri_exact_edge(void **state)
 }
 
 /* Epsilon code e widens [tmin, tmax] to [tmin - 2^-e, tmax + 2^-e] (binary32 bounds);
- * e = 0: none. The hit of test_tri_hand is at t = 2 exactly. REQ: RT-065 */
+ * e = 0: none. The hit of test_tri_hand is at t = 2 exactly. This is the meaning of the
+ * code in RTCONF2.EPS_SCALE (EPS_CTL) and RTCFG.EPS_DFLT (errata Q-74).
+ * REQ: RT-065 RT-014 RT-062 */
 static void test_tri_eps(void **state)
 {
     (void)state;
@@ -740,6 +742,18 @@ static void test_tri_eps(void **state)
     assert_true(rt_tri_test(&r, T1, false, 10, &t, &u, &v));
     assert_true(t == -0x1p-10f);
     assert_false(rt_tri_test(&r, T1, false, 11, &t, &u, &v));
+    /* The subnormal end: o.z = 2 + 2^-149 is not representable, so shift the triangle
+     * instead: T1 moved to z = 0 and o.z = 2^-149 give t = -2^-149 exactly. e = 149 is
+     * 2^-149 (accepted), e = 150 rounds to 0 (2^-150 ties to even 0: not accepted). */
+    float Tz[3][3];
+    memcpy(Tz, T1, sizeof Tz);
+    for (int k = 0; k < 3; k++)
+        Tz[k][2] = 0;
+    r = mkray(0.5f, 0, 0x1p-149f, 0, 0, 1, 0, 10);
+    assert_false(rt_tri_test(&r, Tz, false, 0, &t, &u, &v));
+    assert_true(rt_tri_test(&r, Tz, false, 149, &t, &u, &v));
+    assert_true(t == -0x1p-149f);
+    assert_false(rt_tri_test(&r, Tz, false, 150, &t, &u, &v));
 }
 
 /* No tolerance other than the epsilon code (errata P-327, RT 8.1 "no custom epsilon
@@ -1352,11 +1366,22 @@ static void test_bbox_children(void **state)
     assert_int_equal(res.order[1], 2);
     assert_true(res.tnear == -0.5f && res.tfar == 0.5f);
 
-    /* Nothing hit. */
+    /* Nothing hit: tnear = tfar = 0, also from rt_bbox_children_pre (the entry point of
+     * the offload engine and the guest's software traversal) whatever res held. */
     r = mkray(0, 5, 0, 1, 0, 0, 0, 10);
     rt_bbox_children(&r, &t, 1, &res);
     assert_int_equal(res.hitmask, 0);
     assert_int_equal(res.nhit, 0);
+    rt_ray_pre pp;
+    rt_node4w tw;
+    rt_ray_prepare(&r, &pp);
+    rt_node4w_from(&t, &tw);
+    memset(&res, 0xFF, sizeof res);
+    rt_bbox_children_pre(&pp, &tw, NULL, r.tmin, r.tmax, &res);
+    assert_int_equal(res.hitmask, 0);
+    assert_int_equal(res.nhit, 0);
+    assert_int_equal(fbits(res.tnear), 0);
+    assert_int_equal(fbits(res.tfar), 0);
 }
 
 /* ---- Formats ------------------------------------------------------------------------- */
