@@ -293,6 +293,32 @@ def tests_of_file(rel, tests):
     return names
 
 
+def build_target_names(bdir):
+    """The names of the build's targets (`cmake --build --target help`)."""
+    out = subprocess.run(["cmake", "--build", bdir, "--target", "help"], capture_output=True,
+                         text=True).stdout
+    return {line[4:].split()[0] for line in out.splitlines() if line.startswith("... ")}
+
+
+def test_targets(cmd, bdir, known):
+    """The targets a test runs: its program, and every build-tree file among its arguments
+    (also as -DNAME=path) whose name or stem is a target, such as a guest program
+    render.elf that a script runs (target render, which may compile mutated sources)."""
+    out = set()
+    for i, arg in enumerate(cmd):
+        if arg.startswith("-D") and "=" in arg:
+            arg = arg.split("=", 1)[1]
+        if not arg.startswith(bdir):
+            continue
+        base = os.path.basename(arg)
+        if i == 0:
+            out.add(base)
+        for cand in (base, os.path.splitext(base)[0]):
+            if cand in known:
+                out.add(cand)
+    return out
+
+
 # ---------------------------------------------------------------- running
 
 def sync_tree(src, dst):
@@ -564,6 +590,7 @@ def main():
         return 0
 
     tests = ctest_tests(bdir)
+    known = build_target_names(bdir)
     all_tests = [t["name"] for t in tests if "long" not in t["labels"]]
     cover = scan_tags(ROOT)
     file_tests = {}
@@ -608,9 +635,7 @@ def main():
             names = {n for n in all_tests if re.match(fb, n)} if fb else set(all_tests)
         targets = {"xphmg-sim"}
         for n in names:
-            cmd = by_name[n]["command"]
-            if cmd and cmd[0].startswith(bdir):
-                targets.add(os.path.basename(cmd[0]))
+            targets |= test_targets(by_name[n]["command"], bdir, known)
         t_mut = time.time()
         path = os.path.join(src, m["file"])
         orig = open(path, encoding="utf-8").read()

@@ -184,7 +184,8 @@ static void test_ray_decode(void **state)
     assert_int_equal(rt_tri_bytes(RT_ELEM_BF16), 18);
 }
 
-/* FMT_TRIANGLE16 (v0, v1, v2 xyz) and FMT_TRIRANGE (first, count, base). REQ: RT-036 */
+/* FMT_TRIANGLE16 (v0, v1, v2 xyz) and FMT_TRIRANGE (first, count, base). REQ: RT-036
+ * REQ: RT-064 */
 static void test_tri_trirange_decode(void **state)
 {
     (void)state;
@@ -199,6 +200,18 @@ static void test_tri_trirange_decode(void **state)
     rt_tri_decode(b, RT_ELEM_FP16, v);
     for (int i = 0; i < 9; i++)
         assert_true(v[i / 3][i % 3] == (float)(i + 1));
+    /* exactly nine elements are written, in every format (a canary after them) */
+    for (int e = 0; e < 3; e++) {
+        struct {
+            float v[3][3];
+            float canary;
+        } d;
+        d.canary = 42.0f;
+        uint8_t b36[36];
+        memset(b36, 0x3C, sizeof b36);
+        rt_tri_decode(b36, e == 0 ? RT_ELEM_FP32 : e == 1 ? RT_ELEM_FP16 : RT_ELEM_BF16, d.v);
+        assert_true(d.canary == 42.0f);
+    }
 
     const uint8_t tr[16] = {0x78, 0x56, 0x34, 0x12, 0x05, 0,    0,    0,
                             0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70};
@@ -374,6 +387,41 @@ static void test_box_nan_empty(void **state)
     assert_false(rt_box_test(&r0, &inv, &tn, &tf));
     rt_box inv1 = mkbox(1, 2, 1, 2, 1, 2); /* only y inverted */
     assert_false(rt_box_test(&r0, &inv1, &tn, &tf));
+}
+
+/* Every NaN in a ray is a miss (errata Q-75, Q-74), the signalling ones with the smallest
+ * payload (0x7f800001, 0xff800001) included: for each NaN in each of the eight ray
+ * elements, the single-box test, the four-child node test (its 4-wide path when nothing
+ * else is special) and the triangle test all miss. REQ: RT-056 RT-065 */
+static void test_nan_payloads(void **state)
+{
+    (void)state;
+    const uint32_t nans[5] = {0x7f800001u, 0xff800001u, 0x7fbfffffu, 0x7fc00000u, 0xffffffffu};
+    const rt_box b = mkbox(-1, -1, 1, 1, 1, 2);
+    rt_node4 nd;
+    memset(&nd, 0, sizeof nd);
+    for (int c = 0; c < 4; c++) {
+        nd.box[c] = b;
+        nd.kind[c] = RT_CHILD_LEAF;
+    }
+    const float T[3][3] = {{-1, -1, 1.5f}, {1, -1, 1.5f}, {0, 1, 1.5f}};
+    const rt_ray r0 = mkray(0, 0, 0, 0.25f, 0.125f, 1, 0, 10);
+    float tn, tf, t, u, v;
+    rt_bbox_res res;
+    assert_true(rt_box_test(&r0, &b, &tn, &tf));
+    rt_bbox_children(&r0, &nd, 1, &res);
+    assert_int_equal(res.hitmask, 0xF);
+    assert_true(rt_tri_test(&r0, T, false, 0, &t, &u, &v));
+    for (int n = 0; n < 5; n++)
+        for (int k = 0; k < 8; k++) {
+            rt_ray r = r0;
+            float *p = k < 3 ? &r.org[k] : k < 6 ? &r.dir[k - 3] : k == 6 ? &r.tmin : &r.tmax;
+            memcpy(p, &nans[n], 4);
+            assert_false(rt_box_test(&r, &b, &tn, &tf));
+            rt_bbox_children(&r, &nd, 1, &res);
+            assert_int_equal(res.hitmask, 0);
+            assert_false(rt_tri_test(&r, T, false, 0, &t, &u, &v));
+        }
 }
 
 /* Random rays and boxes against the binary64 slab reference, away from decision
@@ -660,7 +708,9 @@ static void test_tri_exact_edge(void **state)
 }
 
 /* Epsilon code e widens [tmin, tmax] to [tmin - 2^-e, tmax + 2^-e] (binary32 bounds);
- * e = 0: none. The hit of test_tri_hand is at t = 2 exactly. REQ: RT-065 */
+ * e = 0: none. The hit of test_tri_hand is at t = 2 exactly. This is the meaning of the
+ * code in RTCONF2.EPS_SCALE (EPS_CTL) and RTCFG.EPS_DFLT (errata Q-74).
+ * REQ: RT-065 RT-014 RT-062 */
 static void test_tri_eps(void **state)
 {
     (void)state;
@@ -692,6 +742,18 @@ static void test_tri_eps(void **state)
     assert_true(rt_tri_test(&r, T1, false, 10, &t, &u, &v));
     assert_true(t == -0x1p-10f);
     assert_false(rt_tri_test(&r, T1, false, 11, &t, &u, &v));
+    /* The subnormal end: o.z = 2 + 2^-149 is not representable, so shift the triangle
+     * instead: T1 moved to z = 0 and o.z = 2^-149 give t = -2^-149 exactly. e = 149 is
+     * 2^-149 (accepted), e = 150 rounds to 0 (2^-150 ties to even 0: not accepted). */
+    float Tz[3][3];
+    memcpy(Tz, T1, sizeof Tz);
+    for (int k = 0; k < 3; k++)
+        Tz[k][2] = 0;
+    r = mkray(0.5f, 0, 0x1p-149f, 0, 0, 1, 0, 10);
+    assert_false(rt_tri_test(&r, Tz, false, 0, &t, &u, &v));
+    assert_true(rt_tri_test(&r, Tz, false, 149, &t, &u, &v));
+    assert_true(t == -0x1p-149f);
+    assert_false(rt_tri_test(&r, Tz, false, 150, &t, &u, &v));
 }
 
 /* No tolerance other than the epsilon code (errata P-327, RT 8.1 "no custom epsilon
@@ -1304,11 +1366,22 @@ static void test_bbox_children(void **state)
     assert_int_equal(res.order[1], 2);
     assert_true(res.tnear == -0.5f && res.tfar == 0.5f);
 
-    /* Nothing hit. */
+    /* Nothing hit: tnear = tfar = 0, also from rt_bbox_children_pre (the entry point of
+     * the offload engine and the guest's software traversal) whatever res held. */
     r = mkray(0, 5, 0, 1, 0, 0, 0, 10);
     rt_bbox_children(&r, &t, 1, &res);
     assert_int_equal(res.hitmask, 0);
     assert_int_equal(res.nhit, 0);
+    rt_ray_pre pp;
+    rt_node4w tw;
+    rt_ray_prepare(&r, &pp);
+    rt_node4w_from(&t, &tw);
+    memset(&res, 0xFF, sizeof res);
+    rt_bbox_children_pre(&pp, &tw, NULL, r.tmin, r.tmax, &res);
+    assert_int_equal(res.hitmask, 0);
+    assert_int_equal(res.nhit, 0);
+    assert_int_equal(fbits(res.tnear), 0);
+    assert_int_equal(fbits(res.tfar), 0);
 }
 
 /* ---- Formats ------------------------------------------------------------------------- */
@@ -1427,6 +1500,7 @@ int main(void)
         cmocka_unit_test(test_box_hand),
         cmocka_unit_test(test_box_zero_dir),
         cmocka_unit_test(test_box_nan_empty),
+        cmocka_unit_test(test_nan_payloads),
         cmocka_unit_test(test_box_random),
         cmocka_unit_test(test_slab4_matches_scalar),
         cmocka_unit_test(test_fp16_widen_exhaustive),
