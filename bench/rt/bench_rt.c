@@ -16,7 +16,7 @@
  *     the same t within 1e-5 relative.
  * Times are best of REPS runs (CLOCK_MONOTONIC), both sides under the same load.
  *
- *   bench_rt [--reps N] [--tris N] [--size WxH] [--random N] [SCENE|MESHFILE...]
+ *   bench_rt [--reps N] [--tris N] [--size WxH] [--random N] [--dump FILE] [SCENE|MESHFILE...]
  *   (default: sphere terrain soup scene, 100,000 triangles) */
 #include <embree3/rtcore.h>
 #include <math.h>
@@ -124,6 +124,10 @@ static const uint8_t *f_map(void *ctx, uint64_t a, unsigned n)
     return (const uint8_t *)(uintptr_t)a;
 }
 
+/* --dump FILE: every job's hit and miss queue entries, appended in job order (to compare two
+ * builds of the engine bit for bit with cmp). */
+static FILE *dump;
+
 typedef struct {
     uint8_t *mem; /* blob | 3 queue descriptors | rays | hits | misses */
     size_t size, q, rays, hits, misses;
@@ -176,6 +180,10 @@ static double trace_ours(job_mem *jm, const bvh_blob *b, const rt_ray *rays, siz
     if (r.status != RT_JOB_OK || r.rays != n) {
         fprintf(stderr, "bench_rt: the job failed (status %d)\n", (int)r.status);
         exit(1);
+    }
+    if (dump) {
+        fwrite(m + jm->hits, RT_HIT_BYTES, r.hits, dump);
+        fwrite(m + jm->misses, RT_MISS_BYTES, r.misses, dump);
     }
     for (size_t i = 0; i < n; i++)
         prim[i] = -1;
@@ -274,7 +282,12 @@ int main(int argc, char **argv)
             reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--tris") && i + 1 < argc)
             ntris = (size_t)strtoull(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "--random") && i + 1 < argc)
+        else if (!strcmp(argv[i], "--dump") && i + 1 < argc) {
+            if (!(dump = fopen(argv[++i], "wb"))) {
+                perror(argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--random") && i + 1 < argc)
             nrandom = (size_t)strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
             if (sscanf(argv[++i], "%dx%d", &w, &h) != 2 || w <= 0 || h <= 0) {
@@ -285,7 +298,7 @@ int main(int argc, char **argv)
             scenes[nscenes++] = argv[i];
         else {
             fprintf(stderr, "usage: bench_rt [--reps N] [--tris N] [--size WxH] [--random N] "
-                            "[SCENE|MESHFILE...]\n");
+                            "[--dump FILE] [SCENE|MESHFILE...]\n");
             return 2;
         }
     }
@@ -414,6 +427,7 @@ int main(int argc, char **argv)
     free(te);
     rt_job_engine_free(eng1);
     rt_job_engine_free(eng2);
+    if (dump) fclose(dump);
     rtcReleaseDevice(dev1);
     rtcReleaseDevice(dev2);
     return status;

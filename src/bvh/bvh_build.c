@@ -16,6 +16,12 @@
  * rounding of the slab arithmetic, and a ray grazing it could miss the box although the
  * watertight triangle test accepts the hit. The widening is clamped to +-65504.
  *
+ * Passes: the triangles' boxes are moved in place with their input indices (no indirection);
+ * one pass bins a segment on all three axes, and the partition computes both parts' boxes
+ * and centroid bounds, so a split reads its segment twice. The box arithmetic (box_grow,
+ * cent_grow, box_area, bin3) runs three lanes at a time with SSE where the host has it,
+ * with the scalar operations' results bit for bit.
+ *
  * Determinism: only IEEE basic operations on binary32 (no contraction, this file is
  * built with -ffp-contract=off), deterministic partitioning and numbering. */
 #include "xphmg/bvh.h"
@@ -31,8 +37,10 @@
 #define BVH_BINS  16
 #define SAH_DEPTH 32u
 
+/* A box with a fourth lane (0, or +-inf when empty) so that the SSE helpers below handle
+ * x, y, z at once. */
 typedef struct {
-    float lo[3], hi[3];
+    float lo[4], hi[4];
 } box3;
 
 typedef struct {
@@ -44,11 +52,19 @@ typedef struct {
     uint32_t first, count;
 } brange;
 
+/* A segment of the triangles being placed (their boxes, moved in place by the partitions
+ * with their input indices: no indirection in the passes), with its box and the bounds
+ * of its centroids. */
+typedef struct {
+    uint32_t start, count;
+    box3 box, cb;
+    float area;
+} seg;
+
 typedef struct {
     const float (*tris)[9];
-    box3 *pbox;       /* per input triangle */
-    float (*cent)[3]; /* per input triangle */
-    uint32_t *idx;    /* the permutation being built */
+    box3 *tbox;   /* per triangle in placement order */
+    uint32_t *id; /* its input index (the permutation being built) */
     bnode *nodes;
     size_t nnodes, capnodes;
     brange *ranges;
@@ -71,18 +87,87 @@ static void seterr(char *err, size_t len, const char *fmt, ...)
 static box3 box_empty(void)
 {
     box3 b;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         b.lo[i] = INFINITY;
         b.hi[i] = -INFINITY;
     }
     return b;
 }
 
+/* A centroid coordinate: the midpoint of the box. */
+static float cent_of(const box3 *b, int k)
+{
+    return b->lo[k] * 0.5f + b->hi[k] * 0.5f;
+}
+
+/* The four helpers below (box_grow, cent_grow, box_area, bin3) are the only arithmetic on
+ * boxes; their SSE forms do the scalar forms' IEEE operations lane by lane, and
+ * _mm_min_ps(o, b) / _mm_max_ps(o, b) are exactly "o < b ? o : b" / "o > b ? o : b". */
+static int bin_of(float c, float lo, float scale)
+{
+    /* Clamp before converting: a tiny centroid extent makes scale (and the product) inf,
+     * and converting inf or NaN to int is undefined. */
+    float f = (c - lo) * scale;
+    if (!(f >= 0.0f)) return 0;
+    if (f >= (float)BVH_BINS) return BVH_BINS - 1;
+    return (int)f;
+}
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+static void box_grow(box3 *b, const box3 *o)
+{
+    _mm_storeu_ps(b->lo, _mm_min_ps(_mm_loadu_ps(o->lo), _mm_loadu_ps(b->lo)));
+    _mm_storeu_ps(b->hi, _mm_max_ps(_mm_loadu_ps(o->hi), _mm_loadu_ps(b->hi)));
+}
+
+static __m128 cent4(const box3 *b)
+{
+    __m128 h = _mm_set1_ps(0.5f);
+    return _mm_add_ps(_mm_mul_ps(_mm_loadu_ps(b->lo), h), _mm_mul_ps(_mm_loadu_ps(b->hi), h));
+}
+
+/* Grows a centroid bound by the centroid of b. */
+static void cent_grow(box3 *cb, const box3 *b)
+{
+    __m128 c = cent4(b);
+    _mm_storeu_ps(cb->lo, _mm_min_ps(c, _mm_loadu_ps(cb->lo)));
+    _mm_storeu_ps(cb->hi, _mm_max_ps(c, _mm_loadu_ps(cb->hi)));
+}
+
+static float box_area(const box3 *b)
+{
+    __m128 d = _mm_sub_ps(_mm_loadu_ps(b->hi), _mm_loadu_ps(b->lo));
+    if ((_mm_movemask_ps(_mm_cmpge_ps(d, _mm_setzero_ps())) & 7) != 7) return 0.0f;
+    float x[4];
+    _mm_storeu_ps(x, d);
+    return x[0] * x[1] + x[1] * x[2] + x[2] * x[0];
+}
+
+/* bin_of of b's centroid on the three axes (a NaN or negative f gives bin 0: maxps
+ * returns its second operand for an unordered pair; f >= BINS - 1 the last bin; else the
+ * truncation of f). */
+static void bin3(const box3 *b, const box3 *cb, const float scale[4], int bin[4])
+{
+    __m128 f = _mm_mul_ps(_mm_sub_ps(cent4(b), _mm_loadu_ps(cb->lo)), _mm_loadu_ps(scale));
+    f = _mm_min_ps(_mm_max_ps(f, _mm_setzero_ps()), _mm_set1_ps((float)(BVH_BINS - 1)));
+    _mm_storeu_si128((__m128i *)bin, _mm_cvttps_epi32(f));
+}
+#else
 static void box_grow(box3 *b, const box3 *o)
 {
     for (int i = 0; i < 3; i++) {
         if (o->lo[i] < b->lo[i]) b->lo[i] = o->lo[i];
         if (o->hi[i] > b->hi[i]) b->hi[i] = o->hi[i];
+    }
+}
+
+static void cent_grow(box3 *cb, const box3 *b)
+{
+    for (int k = 0; k < 3; k++) {
+        float c = cent_of(b, k);
+        if (c < cb->lo[k]) cb->lo[k] = c;
+        if (c > cb->hi[k]) cb->hi[k] = c;
     }
 }
 
@@ -96,99 +181,137 @@ static float box_area(const box3 *b)
     return d[0] * d[1] + d[1] * d[2] + d[2] * d[0];
 }
 
-static box3 seg_box(const builder *B, uint32_t start, uint32_t count)
+static void bin3(const box3 *b, const box3 *cb, const float scale[4], int bin[4])
 {
-    box3 b = box_empty();
-    for (uint32_t i = start; i < start + count; i++)
-        box_grow(&b, &B->pbox[B->idx[i]]);
-    return b;
+    for (int k = 0; k < 3; k++)
+        bin[k] = bin_of(cent_of(b, k), cb->lo[k], scale[k]);
+}
+#endif
+
+/* The box and centroid bounds of s's triangles. */
+static void seg_bounds(const builder *B, seg *s)
+{
+    s->box = box_empty();
+    s->cb = box_empty();
+    for (uint32_t i = s->start; i < s->start + s->count; i++) {
+        box_grow(&s->box, &B->tbox[i]);
+        cent_grow(&s->cb, &B->tbox[i]);
+    }
+    s->area = box_area(&s->box);
+}
+
+static void swap_tri(builder *B, uint32_t i, uint32_t j)
+{
+    box3 b = B->tbox[i];
+    B->tbox[i] = B->tbox[j];
+    B->tbox[j] = b;
+    uint32_t t = B->id[i];
+    B->id[i] = B->id[j];
+    B->id[j] = t;
 }
 
 /* Object median along the axis of largest centroid extent (ties: centroid, then input
- * index, a total order, so qsort's result is unique). */
+ * index, a total order, so the order is unique): sorts the input indices, then moves the
+ * boxes along. */
 static const builder *sort_b;
 static int sort_axis;
+static box3 *sort_box; /* the boxes of the segment, by input index offset */
 static int cmp_cent(const void *pa, const void *pb)
 {
     uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    float ca = sort_b->cent[a][sort_axis], cb = sort_b->cent[b][sort_axis];
+    float ca = cent_of(&sort_box[a], sort_axis), cb = cent_of(&sort_box[b], sort_axis);
     if (ca < cb) return -1;
     if (ca > cb) return 1;
-    return a < b ? -1 : a > b;
+    return sort_b->id[a] < sort_b->id[b] ? -1 : sort_b->id[a] > sort_b->id[b];
 }
 
-static void cent_bounds(const builder *B, uint32_t start, uint32_t count, box3 *cb)
+static uint32_t median_split(builder *B, const seg *s)
 {
-    *cb = box_empty();
-    for (uint32_t i = start; i < start + count; i++) {
-        const float *c = B->cent[B->idx[i]];
-        for (int k = 0; k < 3; k++) {
-            if (c[k] < cb->lo[k]) cb->lo[k] = c[k];
-            if (c[k] > cb->hi[k]) cb->hi[k] = c[k];
+    int axis = 0;
+    for (int k = 1; k < 3; k++)
+        if (s->cb.hi[k] - s->cb.lo[k] > s->cb.hi[axis] - s->cb.lo[axis]) axis = k;
+    /* sort positions of the segment, then apply the order */
+    uint32_t *pos = malloc(s->count * sizeof *pos);
+    box3 *tb = malloc(s->count * sizeof *tb);
+    uint32_t *ti = malloc(s->count * sizeof *ti);
+    if (!pos || !tb || !ti) {
+        free(pos);
+        free(tb);
+        free(ti);
+        B->failed = true;
+        return s->count / 2;
+    }
+    for (uint32_t i = 0; i < s->count; i++)
+        pos[i] = s->start + i;
+    sort_b = B;
+    sort_axis = axis;
+    sort_box = B->tbox;
+    qsort(pos, s->count, sizeof *pos, cmp_cent);
+    for (uint32_t i = 0; i < s->count; i++) {
+        tb[i] = B->tbox[pos[i]];
+        ti[i] = B->id[pos[i]];
+    }
+    memcpy(B->tbox + s->start, tb, s->count * sizeof *tb);
+    memcpy(B->id + s->start, ti, s->count * sizeof *ti);
+    free(pos);
+    free(tb);
+    free(ti);
+    return s->count / 2;
+}
+
+/* Bins every triangle of s on the three axes (an axis of scale 0 puts everything in
+ * bin 0): counts and boxes. */
+static void bin_tris(const builder *B, const seg *s, const box3 *cb, const float scale[4],
+                     uint32_t bn[3][BVH_BINS], box3 bb[3][BVH_BINS])
+{
+    for (uint32_t i = s->start; i < s->start + s->count; i++) {
+        const box3 *pb = &B->tbox[i];
+        int bin[4];
+        bin3(pb, cb, scale, bin);
+        for (int a = 0; a < 3; a++) {
+            bn[a][bin[a]]++;
+            box_grow(&bb[a][bin[a]], pb);
         }
     }
 }
 
-static uint32_t median_split(builder *B, uint32_t start, uint32_t count)
+/* Splits s in two non-empty parts; returns the size of the left one. One pass bins the
+ * refs on all three axes; the partition then computes both parts' bounds. *l and *r get
+ * the two parts with their bounds (left first). */
+static void sah_split(builder *B, const seg *s, seg *l, seg *r)
 {
-    box3 cb;
-    cent_bounds(B, start, count, &cb);
-    int axis = 0;
-    for (int k = 1; k < 3; k++)
-        if (cb.hi[k] - cb.lo[k] > cb.hi[axis] - cb.lo[axis]) axis = k;
-    sort_b = B;
-    sort_axis = axis;
-    qsort(B->idx + start, count, sizeof *B->idx, cmp_cent);
-    return count / 2;
-}
-
-static int bin_of(float c, float lo, float scale)
-{
-    /* Clamp before converting: a tiny centroid extent makes scale (and the product) inf,
-     * and converting inf or NaN to int is undefined. */
-    float f = (c - lo) * scale;
-    if (!(f >= 0.0f)) return 0;
-    if (f >= (float)BVH_BINS) return BVH_BINS - 1;
-    return (int)f;
-}
-
-/* Splits [start, start+count) in two non-empty parts; returns the size of the left one. */
-static uint32_t sah_split(builder *B, uint32_t start, uint32_t count)
-{
-    box3 cb;
-    cent_bounds(B, start, count, &cb);
-    float best = INFINITY;
+    const box3 cb = s->cb;
+    float best = INFINITY, scale[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     int best_axis = -1, best_split = 0;
+    bool live[3];
+    box3 bb[3][BVH_BINS];
+    uint32_t bn[3][BVH_BINS] = {{0}};
     for (int axis = 0; axis < 3; axis++) {
         float ext = cb.hi[axis] - cb.lo[axis];
-        if (!(ext > 0.0f)) continue;
-        float scale = (float)BVH_BINS / ext;
-        box3 bb[BVH_BINS];
-        uint32_t bn[BVH_BINS] = {0};
+        live[axis] = ext > 0.0f;
+        scale[axis] = live[axis] ? (float)BVH_BINS / ext : 0.0f;
         for (int b = 0; b < BVH_BINS; b++)
-            bb[b] = box_empty();
-        for (uint32_t i = start; i < start + count; i++) {
-            uint32_t t = B->idx[i];
-            int b = bin_of(B->cent[t][axis], cb.lo[axis], scale);
-            bn[b]++;
-            box_grow(&bb[b], &B->pbox[t]);
-        }
+            bb[axis][b] = box_empty();
+    }
+    bin_tris(B, s, &cb, scale, bn, bb);
+    for (int axis = 0; axis < 3; axis++) {
+        if (!live[axis]) continue;
         /* right sweep: area and count of bins b..BINS-1 */
         float rarea[BVH_BINS];
         uint32_t rcount[BVH_BINS];
         box3 acc = box_empty();
         uint32_t n = 0;
         for (int b = BVH_BINS - 1; b > 0; b--) {
-            box_grow(&acc, &bb[b]);
-            n += bn[b];
+            box_grow(&acc, &bb[axis][b]);
+            n += bn[axis][b];
             rarea[b] = box_area(&acc);
             rcount[b] = n;
         }
         acc = box_empty();
         n = 0;
         for (int b = 0; b < BVH_BINS - 1; b++) {
-            box_grow(&acc, &bb[b]);
-            n += bn[b];
+            box_grow(&acc, &bb[axis][b]);
+            n += bn[axis][b];
             if (n == 0 || rcount[b + 1] == 0) continue;
             float cost = box_area(&acc) * (float)n + rarea[b + 1] * (float)rcount[b + 1];
             if (cost < best) {
@@ -198,20 +321,33 @@ static uint32_t sah_split(builder *B, uint32_t start, uint32_t count)
             }
         }
     }
-    if (best_axis < 0) return count / 2; /* all centroids equal: halves by order */
-    float scale = (float)BVH_BINS / (cb.hi[best_axis] - cb.lo[best_axis]);
-    uint32_t i = start, j = start + count;
-    while (i < j) {
-        if (bin_of(B->cent[B->idx[i]][best_axis], cb.lo[best_axis], scale) < best_split) {
-            i++;
-        } else {
-            j--;
-            uint32_t s = B->idx[i];
-            B->idx[i] = B->idx[j];
-            B->idx[j] = s;
+    uint32_t left = s->count / 2; /* all centroids equal: halves by order */
+    if (best_axis >= 0) {
+        float sc = (float)BVH_BINS / (cb.hi[best_axis] - cb.lo[best_axis]);
+        uint32_t i = s->start, j = s->start + s->count;
+        box3 lb = box_empty(), lc = box_empty(), rb = box_empty(), rc = box_empty();
+        while (i < j) {
+            const box3 *p = &B->tbox[i];
+            if (bin_of(cent_of(p, best_axis), cb.lo[best_axis], sc) < best_split) {
+                box_grow(&lb, p);
+                cent_grow(&lc, p);
+                i++;
+            } else {
+                box_grow(&rb, p);
+                cent_grow(&rc, p);
+                j--;
+                swap_tri(B, i, j);
+            }
         }
+        left = i - s->start;
+        *l = (seg){s->start, left, lb, lc, box_area(&lb)};
+        *r = (seg){s->start + left, s->count - left, rb, rc, box_area(&rb)};
+        return;
     }
-    return i - start;
+    *l = (seg){.start = s->start, .count = left};
+    *r = (seg){.start = s->start + left, .count = s->count - left};
+    seg_bounds(B, l);
+    seg_bounds(B, r);
 }
 
 static void pad_box(const builder *B, const box3 *b, rt_box *out)
@@ -236,9 +372,9 @@ static bool grow_array(void **p, size_t *cap, size_t need, size_t elem)
     return true;
 }
 
-/* Builds the node for [start, start+count) at node level depth (root = 0); returns its
- * number, or UINT32_MAX on failure. */
-static uint32_t build_node(builder *B, uint32_t start, uint32_t count, unsigned depth)
+/* Builds the node for segment s0 at node level depth (root = 0); returns its number, or
+ * UINT32_MAX on failure. */
+static uint32_t build_node(builder *B, const seg *s0, unsigned depth)
 {
     if (depth >= BVH_MAX_DEPTH) {
         seterr(B->err, B->errlen, "internal error: BVH deeper than %u levels", BVH_MAX_DEPTH);
@@ -249,34 +385,37 @@ static uint32_t build_node(builder *B, uint32_t start, uint32_t count, unsigned 
         return UINT32_MAX;
     }
     uint32_t id = (uint32_t)B->nnodes++;
-    uint32_t sstart[4] = {start}, scount[4] = {count};
-    float sarea[4];
-    box3 sbox[4];
-    sbox[0] = seg_box(B, start, count);
-    sarea[0] = box_area(&sbox[0]);
+    seg sg[4];
+    sg[0] = *s0;
     unsigned nseg = 1;
     while (nseg < 4) {
         int pick = -1;
         for (unsigned s = 0; s < nseg; s++)
-            if (scount[s] > BVH_MAX_LEAF && (pick < 0 || sarea[s] > sarea[pick])) pick = (int)s;
+            if (sg[s].count > BVH_MAX_LEAF && (pick < 0 || sg[s].area > sg[pick].area))
+                pick = (int)s;
         if (pick < 0) break;
-        uint32_t left = depth < SAH_DEPTH ? sah_split(B, sstart[pick], scount[pick])
-                                          : median_split(B, sstart[pick], scount[pick]);
-        sstart[nseg] = sstart[pick] + left;
-        scount[nseg] = scount[pick] - left;
-        scount[pick] = left;
-        sbox[pick] = seg_box(B, sstart[pick], scount[pick]);
-        sarea[pick] = box_area(&sbox[pick]);
-        sbox[nseg] = seg_box(B, sstart[nseg], scount[nseg]);
-        sarea[nseg] = box_area(&sbox[nseg]);
+        seg whole = sg[pick];
+        if (depth < SAH_DEPTH) {
+            sah_split(B, &whole, &sg[pick], &sg[nseg]);
+        } else {
+            uint32_t left = median_split(B, &whole);
+            if (B->failed) {
+                seterr(B->err, B->errlen, "out of memory");
+                return UINT32_MAX;
+            }
+            sg[pick] = (seg){.start = whole.start, .count = left};
+            sg[nseg] = (seg){.start = whole.start + left, .count = whole.count - left};
+            seg_bounds(B, &sg[pick]);
+            seg_bounds(B, &sg[nseg]);
+        }
         nseg++;
     }
     bnode nd;
     memset(&nd, 0, sizeof nd);
     nd.nkids = nseg;
     for (unsigned s = 0; s < nseg; s++) {
-        pad_box(B, &sbox[s], &nd.n.box[s]);
-        if (scount[s] <= BVH_MAX_LEAF) {
+        pad_box(B, &sg[s].box, &nd.n.box[s]);
+        if (sg[s].count <= BVH_MAX_LEAF) {
             if (!grow_array((void **)&B->ranges, &B->capranges, B->nranges + 1,
                             sizeof *B->ranges)) {
                 seterr(B->err, B->errlen, "out of memory");
@@ -284,9 +423,9 @@ static uint32_t build_node(builder *B, uint32_t start, uint32_t count, unsigned 
             }
             nd.n.kind[s] = RT_CHILD_LEAF;
             nd.n.index[s] = (uint32_t)B->nranges; /* fixed up at emission */
-            B->ranges[B->nranges++] = (brange){sstart[s], scount[s]};
+            B->ranges[B->nranges++] = (brange){sg[s].start, sg[s].count};
         } else {
-            uint32_t c = build_node(B, sstart[s], scount[s], depth + 1);
+            uint32_t c = build_node(B, &sg[s], depth + 1);
             if (c == UINT32_MAX) return c;
             nd.n.kind[s] = RT_CHILD_NODE;
             nd.n.index[s] = c;
@@ -366,31 +505,32 @@ bool bvh_build(const float (*tris)[9], size_t n, bool want_perm, bvh_blob *out, 
     B.err = err;
     B.errlen = errlen;
     B.pad = maxabs > 0.0f ? maxabs * 0x1p-14f : 0x1p-24f;
-    B.pbox = malloc(n * sizeof *B.pbox);
-    B.cent = malloc(n * sizeof *B.cent);
-    B.idx = malloc(n * sizeof *B.idx);
+    B.tbox = malloc(n * sizeof *B.tbox);
+    B.id = malloc(n * sizeof *B.id);
     bool ok = false;
     uint8_t *blob = NULL;
-    if (!B.pbox || !B.cent || !B.idx) {
+    if (!B.tbox || !B.id) {
         seterr(err, errlen, "out of memory");
         goto done;
     }
-    box3 scene = box_empty();
+    seg root = {0, (uint32_t)n, box_empty(), box_empty(), 0.0f};
     for (size_t t = 0; t < n; t++) {
         box3 b = box_empty();
+        b.lo[3] = b.hi[3] = 0.0f;
         for (int v = 0; v < 3; v++)
             for (int k = 0; k < 3; k++) {
                 float x = tris[t][3 * v + k];
                 if (x < b.lo[k]) b.lo[k] = x;
                 if (x > b.hi[k]) b.hi[k] = x;
             }
-        B.pbox[t] = b;
-        for (int k = 0; k < 3; k++)
-            B.cent[t][k] = b.lo[k] * 0.5f + b.hi[k] * 0.5f;
-        box_grow(&scene, &b);
-        B.idx[t] = (uint32_t)t;
+        B.tbox[t] = b;
+        B.id[t] = (uint32_t)t;
+        box_grow(&root.box, &b);
+        cent_grow(&root.cb, &b);
     }
-    if (build_node(&B, 0, (uint32_t)n, 0) == UINT32_MAX) goto done;
+    root.area = box_area(&root.box);
+    box3 scene = root.box;
+    if (build_node(&B, &root, 0) == UINT32_MAX) goto done;
 
     uint64_t nodes_off = BVH_HEADER_SIZE;
     uint64_t ranges_off = nodes_off + (uint64_t)BVH_NODE_SIZE * B.nnodes;
@@ -438,20 +578,19 @@ bool bvh_build(const float (*tris)[9], size_t n, bool want_perm, bvh_blob *out, 
     }
     for (size_t i = 0; i < n; i++)
         for (int k = 0; k < 9; k++)
-            stf(blob + tris_off + BVH_TRI_SIZE * i + 4 * k, tris[B.idx[i]][k]);
+            stf(blob + tris_off + BVH_TRI_SIZE * i + 4 * k, tris[B.id[i]][k]);
     out->data = blob;
     out->size = (size_t)size;
     blob = NULL;
     if (want_perm) {
-        out->perm = B.idx;
-        B.idx = NULL;
+        out->perm = B.id;
+        B.id = NULL;
     }
     ok = true;
 done:
     free(blob);
-    free(B.pbox);
-    free(B.cent);
-    free(B.idx);
+    free(B.tbox);
+    free(B.id);
     free(B.nodes);
     free(B.ranges);
     return ok;

@@ -282,21 +282,23 @@ static void test_cache_between_jobs(void **state)
     }
 }
 
-/* A job whose hit queue lies over the node tiles it traverses: each ray must see the
- * entries of the rays before it. The reference is the same rays as one job per ray
- * (stores between jobs), from the same initial memory; both end with the same bytes, on
- * one and on two host threads: neither the node cache nor a split job gives RT a memory
- * model of its own (a job's reads see its own earlier stores). REQ: RT-097 */
-static void test_cache_job_overwrites_nodes(void **state)
+/* A job whose hit queue lies over records it reads (node tiles, or the triangles of the
+ * leaves the engine keeps): each ray must see the entries of the rays before it. The
+ * reference is the same rays as one job per ray (stores between jobs), from the same
+ * initial memory; both end with the same bytes, on one and on two host threads: neither
+ * the engine's caches nor a split job gives RT a memory model of its own (a job's reads
+ * see its own earlier stores). over_tris: the queue starts at the triangle array, else at
+ * the second node tile (the root's children). REQ: RT-097 */
+static void job_overwrites(bool over_tris)
 {
-    (void)state;
     for (unsigned threads = 1; threads <= 2; threads++) {
         scene a, b;
         scene_make(&a, 200);
         scene_make(&b, 200);
-        /* hit queue entries start at the second node tile (the root's children) */
         for (scene *sc = &a; sc; sc = sc == &a ? &b : NULL) {
-            uint64_t over = sc->root + 64;
+            bvh_header h;
+            bvh_header_decode(sc->b.data, &h);
+            uint64_t over = over_tris ? LOAD_ADDR + h.tris_off : sc->root + 64;
             queue(sc->f.ram + sc->q + RT_QUEUE_BYTES, 0, 201, over);
         }
         rt_job_mem ma = {&a.f, f_load, f_store, f_map, NULL},
@@ -323,12 +325,25 @@ static void test_cache_job_overwrites_nodes(void **state)
     }
 }
 
+static void test_cache_job_overwrites_nodes(void **state)
+{
+    (void)state;
+    job_overwrites(false);
+}
+
+static void test_cache_job_overwrites_triangles(void **state)
+{
+    (void)state;
+    job_overwrites(true);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_job_matches_brute_force),
         cmocka_unit_test(test_cache_between_jobs),
         cmocka_unit_test(test_cache_job_overwrites_nodes),
+        cmocka_unit_test(test_cache_job_overwrites_triangles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

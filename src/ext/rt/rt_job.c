@@ -26,20 +26,35 @@ void rt_job_decode(const uint8_t desc[RT_DESC_BYTES], rt_job_desc *jd)
 
 /* ---- the node cache (a per-job snapshot, see rt_job.h) ---- */
 
+/* Two direct-mapped tables: decoded node tiles by tile address, and leaves (TriRanges
+ * whose triangles are plain FP32 memory) by TriRange address: the TriRange's fields and a
+ * host pointer to its triangles. The traversal reads an entry in place. A table that
+ * keeps evicting entries of the same job (a BVH larger than the table) doubles, up to
+ * CACHE_MAX_BITS, between two rays. */
 typedef struct {
     uint64_t addr;
     uint32_t gen;
-    rt_node4w w;
-} cache_ent;
+} cache_tag;
 
 typedef struct {
-    cache_ent *ent; /* 2^bits entries, direct-mapped by tile address */
-    uint64_t mask;
+    const uint8_t *tris; /* host pointer to triangle `first` (count * 36 bytes, FP32) */
+    uint32_t first, count;
+} leaf_ent;
+
+typedef struct {
+    cache_tag *tag, *ltag;
+    rt_node4w *node; /* 2^bits entries */
+    leaf_ent *leaf;  /* 2^(bits+1) entries */
+    uint64_t mask, lmask;
+    unsigned bits;
     uint32_t gen;
-    uint64_t lo, hi; /* address range of the tiles cached in this generation */
+    uint64_t evict;  /* entries of this generation replaced by another address */
+    uint64_t lo, hi; /* address range of the records cached in this generation */
 } node_cache;
 
 #define RT_JOB_MAX_THREADS 64u
+#define CACHE_MIN_BITS     12u
+#define CACHE_MAX_BITS     17u
 
 struct rt_job_engine {
     unsigned threads;
@@ -50,20 +65,71 @@ static void cache_new_gen(node_cache *nc)
 {
     if (++nc->gen == 0) {
         for (uint64_t i = 0; i <= nc->mask; i++)
-            nc->ent[i].gen = 0;
+            nc->tag[i].gen = 0;
+        for (uint64_t i = 0; i <= nc->lmask; i++)
+            nc->ltag[i].gen = 0;
         nc->gen = 1;
     }
     nc->lo = UINT64_MAX;
     nc->hi = 0;
+    nc->evict = 0;
+}
+
+static void cache_free(node_cache *nc)
+{
+    free(nc->tag);
+    free(nc->ltag);
+    free(nc->node);
+    free(nc->leaf);
+    memset(nc, 0, sizeof *nc);
 }
 
 static bool cache_init(node_cache *nc, unsigned bits)
 {
+    cache_free(nc);
+    nc->bits = bits;
     nc->mask = (UINT64_C(1) << bits) - 1;
-    nc->ent = calloc(nc->mask + 1, sizeof *nc->ent);
-    nc->gen = 0;
-    if (nc->ent) cache_new_gen(nc);
-    return nc->ent != NULL;
+    nc->lmask = (UINT64_C(2) << bits) - 1;
+    nc->tag = calloc(nc->mask + 1, sizeof *nc->tag);
+    nc->ltag = calloc(nc->lmask + 1, sizeof *nc->ltag);
+    nc->node = aligned_alloc(64, (nc->mask + 1) * sizeof *nc->node);
+    nc->leaf = malloc((nc->lmask + 1) * sizeof *nc->leaf);
+    if (!nc->tag || !nc->ltag || !nc->node || !nc->leaf) {
+        cache_free(nc);
+        return false;
+    }
+    cache_new_gen(nc);
+    return true;
+}
+
+/* Between two rays: a table too small for the BVH (it evicted more entries than it
+ * holds) is replaced by one twice as large holding the same entries; if that fails the
+ * old one stays. */
+static void cache_fit(node_cache *nc)
+{
+    if (nc->evict <= nc->mask + 1 || nc->bits >= CACHE_MAX_BITS) return;
+    node_cache big = {0};
+    if (!cache_init(&big, nc->bits + 1)) {
+        nc->evict = 0;
+        return;
+    }
+    big.gen = nc->gen;
+    big.lo = nc->lo;
+    big.hi = nc->hi;
+    for (uint64_t i = 0; i <= nc->mask; i++)
+        if (nc->tag[i].gen == nc->gen) {
+            uint64_t j = (nc->tag[i].addr >> 6) & big.mask;
+            big.tag[j] = nc->tag[i];
+            big.node[j] = nc->node[i];
+        }
+    for (uint64_t i = 0; i <= nc->lmask; i++)
+        if (nc->ltag[i].gen == nc->gen) {
+            uint64_t j = (nc->ltag[i].addr >> 4) & big.lmask;
+            big.ltag[j] = nc->ltag[i];
+            big.leaf[j] = nc->leaf[i];
+        }
+    cache_free(nc);
+    *nc = big;
 }
 
 rt_job_engine *rt_job_engine_new(unsigned threads)
@@ -74,7 +140,7 @@ rt_job_engine *rt_job_engine_new(unsigned threads)
     if (!e) return NULL;
     e->threads = threads;
     for (unsigned t = 0; t < threads; t++)
-        if (!cache_init(&e->cache[t], 14)) {
+        if (!cache_init(&e->cache[t], CACHE_MIN_BITS)) {
             rt_job_engine_free(e);
             return NULL;
         }
@@ -85,7 +151,7 @@ void rt_job_engine_free(rt_job_engine *e)
 {
     if (!e) return;
     for (unsigned t = 0; t < RT_JOB_MAX_THREADS; t++)
-        free(e->cache[t].ent);
+        cache_free(&e->cache[t]);
     free(e);
 }
 
@@ -181,35 +247,42 @@ static bool aligned(job_ctx *c, uint64_t a, uint64_t align)
     return true;
 }
 
+static void cache_range(node_cache *nc, uint64_t a, uint64_t n)
+{
+    if (a < nc->lo) nc->lo = a;
+    if (a + n > nc->hi) nc->hi = a + n;
+}
+
 /* The decoded node (nn tiles) at a, from the cache or fetched (rt_fetch.h: alignment,
- * faults and OOB-zero) and decoded. A job's nodes all have the same tile count, so a
- * cached address passed the same alignment check when it was fetched. */
+ * faults and OOB-zero) and decoded; *w0 and (Node8) *w1 point into the cache. A job's
+ * nodes all have the same tile count, so a cached address passed the same alignment
+ * check when it was fetched. A tile that read as zero (OOB-zero) is not kept, so every
+ * ray that reads it reports INV_MISS. */
 /* REQ: RT-033 RT-038 */
-static bool node_get(job_ctx *c, uint64_t a, unsigned nn, rt_node4w w[2])
+static bool node_get(job_ctx *c, uint64_t a, unsigned nn, const rt_node4w **w0,
+                     const rt_node4w **w1)
 {
     node_cache *nc = c->nc;
-    cache_ent *e[2];
-    bool hit = true;
-    for (unsigned i = 0; i < nn; i++) {
-        uint64_t ta = a + 64u * i;
-        e[i] = &nc->ent[(ta >> 6) & nc->mask];
-        hit = hit && e[i]->gen == nc->gen && e[i]->addr == ta;
-    }
-    if (hit) {
-        for (unsigned i = 0; i < nn; i++)
-            w[i] = e[i]->w;
+    uint64_t i0 = (a >> 6) & nc->mask, i1 = ((a >> 6) + 1) & nc->mask;
+    *w0 = &nc->node[i0];
+    *w1 = &nc->node[i1];
+    if (nc->tag[i0].gen == nc->gen && nc->tag[i0].addr == a &&
+        (nn == 1 || (nc->tag[i1].gen == nc->gen && nc->tag[i1].addr == a + 64)))
         return true;
+    rt_node4w w[2];
+    bool inv = c->fetch.inv_miss;
+    c->fetch.inv_miss = false;
+    rt_fetch_status st = rt_fetch_node_w(&c->fetch, a, nn, w);
+    bool zeroed = c->fetch.inv_miss;
+    c->fetch.inv_miss |= inv;
+    if (!fetched(c, st)) return false;
+    for (unsigned k = 0; k < nn; k++) {
+        uint64_t i = k ? i1 : i0;
+        if (nc->tag[i].gen == nc->gen) nc->evict++;
+        nc->node[i] = w[k];
+        nc->tag[i] = (cache_tag){a + 64u * k, zeroed ? 0u : nc->gen};
     }
-    if (!fetched(c, rt_fetch_node_w(&c->fetch, a, nn, w))) return false;
-    for (unsigned i = 0; i < nn; i++) {
-        uint64_t ta = a + 64u * i;
-        e[i] = &nc->ent[(ta >> 6) & nc->mask]; /* the second tile may share the first's slot */
-        e[i]->w = w[i];
-        e[i]->addr = ta;
-        e[i]->gen = nc->gen;
-        if (ta < nc->lo) nc->lo = ta;
-        if (ta + 64 > nc->hi) nc->hi = ta + 64;
-    }
+    cache_range(nc, a, 64u * nn);
     return true;
 }
 
@@ -273,82 +346,158 @@ typedef struct {
     uint32_t prim;
 } trav_hit;
 
+/* The closest-hit rule: a hit replaces the best one when it is nearer, or as near with a
+ * lower triangle index. */
+static bool take_hit(trav_hit *best, uint32_t prim, float t, float u, float v)
+{
+    if (best->hit && !(t < best->t || (t == best->t && prim < best->prim))) return false;
+    *best = (trav_hit){true, t, u, v, prim};
+    return true;
+}
+
+/* Leaves with at most this many triangles are cached (the builder's BVH_MAX_LEAF). */
+#define LEAF_CACHE_MAX 8u
+
 /* Tests the triangles of the TriRange at tr_addr against the ray; updates *best. */
 /* REQ: RT-036 RT-065 */
 static bool leaf(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, uint64_t tr_addr,
                  trav_hit *best)
 {
+    node_cache *nc = c->nc;
+    uint64_t li = (tr_addr >> 4) & nc->lmask;
+    if (nc->ltag[li].gen == nc->gen && nc->ltag[li].addr == tr_addr) {
+        const leaf_ent *le = &nc->leaf[li];
+        if (!spend(c, le->count)) return false;
+        for (uint32_t i = 0; i < le->count; i++) {
+            float v[3][3], t, u, vv;
+            memcpy(v, le->tris + 36u * i, sizeof v);
+            if (!rt_tri_test_pre(p, v, k->cull, k->eps, &t, &u, &vv)) continue;
+            if (take_hit(best, le->first + i, t, u, vv) && k->any) return true;
+        }
+        return true;
+    }
+    /* Whether this leaf's fetches zero-filled anything (inv_miss is sticky in the job). */
+    bool inv = c->fetch.inv_miss;
+    c->fetch.inv_miss = false;
     rt_trirange tr;
-    if (!fetched(c, rt_fetch_trirange(&c->fetch, tr_addr, &tr))) return false;
-    if (!spend(c, tr.count)) return false;
+    bool done = false,
+         ok = fetched(c, rt_fetch_trirange(&c->fetch, tr_addr, &tr)) && spend(c, tr.count);
     uint64_t base = k->tri_buf ? k->tri_buf : tr.base;
-    for (uint32_t i = 0; i < tr.count; i++) {
+    for (uint32_t i = 0; ok && !done && i < tr.count; i++) {
         uint32_t prim = tr.first + i;
         float v[3][3], t, u, vv;
-        if (!fetched(c, rt_fetch_tri(&c->fetch, base, prim, k->e, v))) return false;
-        if (!rt_tri_test_pre(p, v, k->cull, k->eps, &t, &u, &vv)) continue;
-        if (best->hit && !(t < best->t || (t == best->t && prim < best->prim))) continue;
-        best->hit = true;
-        best->t = t;
-        best->u = u;
-        best->v = vv;
-        best->prim = prim;
-        if (k->any) return true;
+        ok = fetched(c, rt_fetch_tri(&c->fetch, base, prim, k->e, v));
+        if (ok && rt_tri_test_pre(p, v, k->cull, k->eps, &t, &u, &vv))
+            done = take_hit(best, prim, t, u, vv) && k->any;
+    }
+    bool zeroed = c->fetch.inv_miss;
+    c->fetch.inv_miss |= inv;
+    if (!ok || done) return ok;
+    /* Every triangle was fetched without a zero fill: keep the leaf when its triangles are
+     * one run of plain FP32 memory. */
+    uint64_t start = base + 36u * (uint64_t)tr.first, bytes = 36u * (uint64_t)tr.count;
+    const uint8_t *tp = NULL;
+    if (!zeroed && k->e == RT_ELEM_FP32 && tr.count <= LEAF_CACHE_MAX &&
+        (uint64_t)tr.first + tr.count <= UINT32_MAX && start + bytes >= start && c->m->map)
+        tp = tr.count ? c->m->map(c->m->ctx, start, (unsigned)bytes) : (const uint8_t *)"";
+    if (tp) {
+        if (nc->ltag[li].gen == nc->gen) nc->evict++;
+        nc->leaf[li] = (leaf_ent){tp, tr.first, tr.count};
+        nc->ltag[li] = (cache_tag){tr_addr, nc->gen};
+        cache_range(nc, tr_addr, 16);
+        if (bytes) cache_range(nc, start, bytes);
     }
     return true;
 }
 
+/* A child to visit: its offset from the BVH base (16 * index; bit 0 set for a leaf) and
+ * its raw slab interval, tested again when popped. */
 typedef struct {
-    uint64_t addr;
-    float tn, tf; /* the child's raw slab interval, tested again when popped */
-    bool is_leaf;
+    uint64_t off;
+    float tn, tf;
 } stack_ent;
+
+#define LEAF_BIT UINT64_C(1)
 
 /* Closest (or any) hit of the ray in the BVH; false on a fault (c->r->status set).
  * Boxes accept [tmin, tmax] widened by the tolerance 2^-e (errata Q-74) so that they
- * never cull a hit the triangle test accepts, closed at the closest hit so far. */
+ * never cull a hit the triangle test accepts, closed at the closest hit so far.
+ * Children are visited near to far (rt_child_order); the nearest hit child of a node is
+ * visited next without going through the stack: it would be popped at once, and its
+ * interval passed the test a moment ago against the same [tmin, tmax]. */
 /* REQ: RT-035 RT-056 */
 static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hit *best)
 {
     stack_ent st[RT_JOB_STACK_DEPTH];
     unsigned sp = 0, visits = 0, nn = k->node8 ? 2 : 1;
     float eps = k->eps ? ldexpf(1.0f, -(int)k->eps) : 0.0f;
-    float tmin = p->r.tmin - eps, tmax_w = p->r.tmax + eps;
-    st[sp++] = (stack_ent){k->bvh, 0, 0, false};
+    float tmin = p->r.tmin - eps, tmax_w = p->r.tmax + eps, tmax = tmax_w;
+    uint64_t off = 0; /* the entry being visited: the root node */
     best->hit = false;
-    bool root = true;
-    while (sp > 0) {
-        stack_ent e = st[--sp];
-        if (++visits > RT_JOB_MAX_VISITS) return fault(c, RT_JOB_STACK, e.addr);
+#if defined(__SSE2__)
+    /* The vector slab test applies to the whole ray (tmax only decreases to hit distances,
+     * never NaN). */
+    bool vec = !p->nan && !p->slab_scalar && tmin == tmin && tmax_w == tmax_w;
+#endif
+    for (;;) {
+        uint64_t addr = k->bvh + (off & ~LEAF_BIT);
+        if (++visits > RT_JOB_MAX_VISITS) return fault(c, RT_JOB_STACK, addr);
         if (!spend(c, 1)) return false;
-        float tmax = best->hit && best->t < tmax_w ? best->t : tmax_w;
-        /* A child pushed before a closer hit was found is skipped when its box no longer
-         * overlaps [tmin, closest hit] (the root has no box): the slab test's last step
-         * with the same raw interval. */
-        if (!root) {
+        if (off & LEAF_BIT) {
+            if (!leaf(c, k, p, addr, best)) return false;
+            if (best->hit) {
+                if (k->any) return true;
+                if (best->t < tmax) tmax = best->t; /* min(tmax_w, closest hit) */
+            }
+        } else {
+            const rt_node4w *w[2];
+            if (!node_get(c, addr, nn, &w[0], &w[1])) return false;
+            float tn[8], tf[8];
+            uint8_t order[8];
+            unsigned mask;
+#if defined(__SSE2__)
+            if (vec && nn == 1)
+                mask = rt_node4w_slab_sse(p, w[0], tmin, tmax, tn, tf) & w[0]->live;
+            else
+#endif
+            {
+                mask = rt_node4w_slab(p, w[0], tmin, tmax, tn, tf);
+                if (nn == 2) mask |= rt_node4w_slab(p, w[1], tmin, tmax, tn + 4, tf + 4) << 4;
+            }
+            unsigned nhit = rt_child_order(mask, tn, order);
+            if (nhit > 0) {
+                /* Push far to near (room for all nhit, as if the nearest were pushed too);
+                 * the nearest is visited next. */
+                if (sp + nhit > RT_JOB_STACK_DEPTH) return fault(c, RT_JOB_STACK, addr);
+                for (unsigned j = nhit; j-- > 0;) {
+                    unsigned ch = order[j];
+                    const rt_node4w *nw = w[ch / 4];
+                    uint64_t o = 16u * (uint64_t)nw->index[ch % 4];
+                    if (nw->kind[ch % 4] == RT_CHILD_LEAF) o |= LEAF_BIT;
+                    if (j == 0)
+                        off = o;
+                    else
+                        st[sp++] = (stack_ent){o, tn[ch], tf[ch]};
+                }
+                continue;
+            }
+        }
+        /* Pop: a child pushed before a closer hit was found is skipped when its box no
+         * longer overlaps [tmin, closest hit]: the slab test's last step with the same raw
+         * interval. Every popped entry counts as a visit. */
+        for (;;) {
+            if (sp == 0) return true;
+            stack_ent e = st[--sp];
             float lo = e.tn > tmin ? e.tn : tmin, hi = e.tf < tmax ? e.tf : tmax;
-            if (!(lo <= hi)) continue;
-        }
-        root = false;
-        if (e.is_leaf) {
-            if (!leaf(c, k, p, e.addr, best)) return false;
-            if (k->any && best->hit) return true;
-            continue;
-        }
-        rt_node4w nodes[2];
-        if (!node_get(c, e.addr, nn, nodes)) return false;
-        rt_bbox_res res;
-        rt_bbox_children_pre(p, &nodes[0], nn == 2 ? &nodes[1] : NULL, tmin, tmax, &res);
-        /* Push far to near so the nearest child is visited first. */
-        for (unsigned j = res.nhit; j-- > 0;) {
-            unsigned ch = res.order[j] & 7u, tile = ch / 4, slot = ch % 4;
-            uint8_t kind = nodes[tile].kind[slot];
-            if (sp == RT_JOB_STACK_DEPTH) return fault(c, RT_JOB_STACK, e.addr);
-            st[sp++] = (stack_ent){k->bvh + 16u * (uint64_t)nodes[tile].index[slot], res.tn[j],
-                                   res.tf[j], kind == RT_CHILD_LEAF};
+            if (lo <= hi) {
+                off = e.off;
+                break;
+            }
+            if (++visits > RT_JOB_MAX_VISITS)
+                return fault(c, RT_JOB_STACK, k->bvh + (e.off & ~LEAF_BIT));
+            if (!spend(c, 1)) return false;
         }
     }
-    return true;
 }
 
 /* Fetches the ray at ray_addr (a ray queue slot) and traces it. */
@@ -357,6 +506,7 @@ static bool trace_slot(job_ctx *c, const trav_cfg *k, uint64_t ray_addr, trav_hi
 {
     /* A split job's tracer records the range of BVH reads only: the ray slots are checked
      * against the job's writes as one region (split_trace). */
+    cache_fit(c->nc);
     uint64_t lo = c->fetch.rd_lo, hi = c->fetch.rd_hi;
     rt_ray ray;
     bool ok = fetched(c, rt_fetch_ray(&c->fetch, ray_addr, k->e, &ray));
@@ -536,13 +686,13 @@ static bool split_trace(rt_job_engine *eng, const rt_job_mem *m, const trav_cfg 
 void rt_job_run(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m, rt_job_result *r)
 {
     rt_job_engine e = {1, {{0}}};
-    if (!cache_init(&e.cache[0], 10)) {
+    if (!cache_init(&e.cache[0], CACHE_MIN_BITS)) {
         memset(r, 0, sizeof *r);
         r->status = RT_JOB_MEM_FAULT; /* host out of memory: reported as a job fault */
         return;
     }
     rt_job_run_ex(jd, s, m, &e, r);
-    free(e.cache[0].ent);
+    cache_free(&e.cache[0]);
 }
 
 /* REQ: RT-089 RT-096 RT-098 RT-100 RT-104 RT-117 */

@@ -46,6 +46,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "cap.h"
 #include "rt_fetch.h"
@@ -56,9 +57,17 @@
  * and entries are ordinary accesses. */
 typedef rt_mem rt_job_mem;
 
-/* Little-endian fields of n bytes (n <= 8) in the RT records. */
+/* Little-endian fields of n bytes (n <= 8) in the RT records (a plain load or store of 4
+ * or 8 bytes on a little-endian host). */
 static inline uint64_t rt_le_get(const uint8_t *p, unsigned n)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (n == 8 || n == 4) {
+        uint64_t v = 0;
+        memcpy(&v, p, n);
+        return v;
+    }
+#endif
     uint64_t v = 0;
     for (unsigned i = 0; i < n; i++)
         v |= (uint64_t)p[i] << (8 * i);
@@ -66,6 +75,12 @@ static inline uint64_t rt_le_get(const uint8_t *p, unsigned n)
 }
 static inline void rt_le_put(uint8_t *p, unsigned n, uint64_t v)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (n == 8 || n == 4) {
+        memcpy(p, &v, n);
+        return;
+    }
+#endif
     for (unsigned i = 0; i < n; i++)
         p[i] = (uint8_t)(v >> (8 * i));
 }

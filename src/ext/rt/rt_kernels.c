@@ -95,7 +95,7 @@ static bool nan_f(float x)
 }
 
 /* REQ: RT-034 RT-040 */
-float rt_fp16_widen(uint32_t h)
+static inline float fp16_widen(uint32_t h)
 {
     uint32_t sign = (h & 0x8000u) << 16, e = (h >> 10) & 31u, m = h & 0x3ffu;
     if (e == 31) return u2f(sign | (m ? 0x7fc00000u | m << 13 : 0x7f800000u)); /* quiet NaN */
@@ -103,6 +103,11 @@ float rt_fp16_widen(uint32_t h)
     /* Zero or subnormal: m x 2^-24, exact in binary32 under any rounding mode. */
     float x = (float)m * 0x1p-24f;
     return u2f(sign | f2u(x));
+}
+
+float rt_fp16_widen(uint32_t h)
+{
+    return fp16_widen(h);
 }
 
 /* Exact widening of one element to binary32 (BF16 is the high half of a binary32). NaNs
@@ -113,7 +118,7 @@ static float elem_load(const uint8_t *p, rt_elem e)
     if (e == RT_ELEM_FP32) return u2f(ld32(p));
     uint32_t h = ld16(p);
     if (e == RT_ELEM_BF16) return u2f(h << 16);
-    return rt_fp16_widen(h);
+    return fp16_widen(h);
 }
 
 /* ---- Records ----------------------------------------------------------------------- */
@@ -162,6 +167,9 @@ void rt_ray_prepare(const rt_ray *r, rt_ray_pre *p)
 {
     memset(p, 0, sizeof *p);
     p->r = *r;
+    for (int i = 0; i < 3; i++)
+        for (int l = 0; l < 4; l++)
+            p->org4[i][l] = r->org[i];
     bool nan = false, inf = false;
     for (int i = 0; i < 3; i++) {
         nan |= nan_f(r->org[i]) || nan_f(r->dir[i]);
@@ -172,6 +180,8 @@ void rt_ray_prepare(const rt_ray *r, rt_ray_pre *p)
             continue;
         }
         p->inv[i] = 1.0f / d;
+        for (int l = 0; l < 4; l++)
+            p->inv4[i][l] = p->inv[i];
         /* An infinite direction (reciprocal 0) or one whose reciprocal overflows can make
          * 0 * inf or inf * 0 in the slab planes: the scalar path handles those. */
         inf |=
@@ -271,35 +281,14 @@ bool rt_box_test(const rt_ray *r, const rt_box *b, float *tnear, float *tfar)
 }
 
 #if defined(__SSE2__)
-#include <emmintrin.h>
-/* The slab planes of four children at once: for a prepared ray without infinities no
- * operation can make a NaN (finite origin, finite non-zero reciprocal, box coordinates
- * finite or infinite but not NaN: live children only), so box_core's steps reduce to
- * subtract, multiply, min and max. */
 /* REQ: RT-056 */
 static unsigned slab4(const rt_ray_pre *p, const rt_node4w *n, float tmin, float tmax,
                       float tn_out[4], float tf_out[4])
 {
-    __m128 tn = _mm_set1_ps(-INFINITY), tf = _mm_set1_ps(INFINITY);
-    __m128 inside = _mm_castsi128_ps(_mm_set1_epi32(-1));
-    for (int i = 0; i < 3; i++) {
-        __m128 lo = _mm_loadu_ps(n->lo[i]), hi = _mm_loadu_ps(n->hi[i]);
-        __m128 o = _mm_set1_ps(p->r.org[i]);
-        if (p->zero_axes & (1u << i)) {
-            inside = _mm_and_ps(inside, _mm_and_ps(_mm_cmple_ps(lo, o), _mm_cmple_ps(o, hi)));
-            continue;
-        }
-        __m128 inv = _mm_set1_ps(p->inv[i]);
-        __m128 t0 = _mm_mul_ps(_mm_sub_ps(lo, o), inv), t1 = _mm_mul_ps(_mm_sub_ps(hi, o), inv);
-        tn = _mm_max_ps(_mm_min_ps(t1, t0), tn);
-        tf = _mm_min_ps(_mm_max_ps(t0, t1), tf);
-    }
-    __m128 lo = _mm_max_ps(tn, _mm_set1_ps(tmin)), hi = _mm_min_ps(tf, _mm_set1_ps(tmax));
-    _mm_storeu_ps(tn_out, tn);
-    _mm_storeu_ps(tf_out, tf);
-    return (unsigned)_mm_movemask_ps(_mm_and_ps(inside, _mm_cmple_ps(lo, hi)));
+    return rt_node4w_slab_sse(p, n, tmin, tmax, tn_out, tf_out);
 }
 #else
+/* REQ: RT-056 */
 static unsigned slab4(const rt_ray_pre *p, const rt_node4w *n, float tmin, float tmax,
                       float tn_out[4], float tf_out[4])
 {
@@ -367,8 +356,9 @@ bool rt_tri_test_pre(const rt_ray_pre *p, const float v[3][3], bool cull_back, u
 {
     const rt_ray *r = &p->r;
     if (p->nan || nan_f(r->tmin) || nan_f(r->tmax) || p->dir_zero) return false;
-    for (int k = 0; k < 3; k++)
-        if (nan_f(v[k][0]) || nan_f(v[k][1]) || nan_f(v[k][2])) return false;
+    /* A NaN coordinate needs no test of its own: it makes the vertex's translated and
+     * sheared x or y NaN, so two of the three edge functions and det are NaN, and det's
+     * test below rejects the triangle (whatever the culling). */
     /* binary64 from here on (errata P-340): a vertex's translated and sheared coordinates
      * depend on the vertex and the ray only, and each edge function is a difference of
      * two products of them, exactly negated when a neighbour evaluates the shared edge
@@ -433,18 +423,40 @@ void rt_rne_leave(int mode)
 
 /* ---- BVHNode4 ---------------------------------------------------------------------- */
 
+/* The fields of child c of a BVHNode4 record. */
+static uint32_t child_index(const uint8_t bytes[64], unsigned c)
+{
+    const uint8_t *q = bytes + 48 + 3 * c;
+    return (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16;
+}
+static uint8_t child_kind(const uint8_t bytes[64], unsigned c)
+{
+    return (uint8_t)((bytes[60] >> (2 * c)) & 3u);
+}
+static float child_coord(const uint8_t bytes[64], unsigned c, bool hi, unsigned axis)
+{
+    return fp16_widen(ld16(bytes + 12 * c + (hi ? 6 : 0) + 2 * axis));
+}
+/* Whether one axis of a child box can be hit: no NaN, lo <= hi. */
+static bool axis_live(float lo, float hi)
+{
+    return !nan_f(lo) && !nan_f(hi) && lo <= hi;
+}
+static bool kind_live(uint8_t kind)
+{
+    return kind == RT_CHILD_NODE || kind == RT_CHILD_LEAF;
+}
+
 /* REQ: RT-033 RT-034 RT-035 */
 void rt_node4_decode(const uint8_t bytes[64], rt_node4 *n)
 {
     for (unsigned c = 0; c < 4; c++) {
-        const uint8_t *p = bytes + 12 * c;
         for (unsigned i = 0; i < 3; i++) {
-            n->box[c].lo[i] = rt_fp16_widen(ld16(p + 2 * i));
-            n->box[c].hi[i] = rt_fp16_widen(ld16(p + 6 + 2 * i));
+            n->box[c].lo[i] = child_coord(bytes, c, false, i);
+            n->box[c].hi[i] = child_coord(bytes, c, true, i);
         }
-        const uint8_t *q = bytes + 48 + 3 * c;
-        n->index[c] = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16;
-        n->kind[c] = (uint8_t)((bytes[60] >> (2 * c)) & 3u);
+        n->index[c] = child_index(bytes, c);
+        n->kind[c] = child_kind(bytes, c);
     }
 }
 
@@ -453,12 +465,12 @@ void rt_node4w_from(const rt_node4 *n, rt_node4w *w)
 {
     w->live = 0;
     for (unsigned c = 0; c < 4; c++) {
-        bool live = n->kind[c] == RT_CHILD_NODE || n->kind[c] == RT_CHILD_LEAF;
+        bool live = kind_live(n->kind[c]);
         for (unsigned i = 0; i < 3; i++) {
             float lo = n->box[c].lo[i], hi = n->box[c].hi[i];
             w->lo[i][c] = lo;
             w->hi[i][c] = hi;
-            live = live && !nan_f(lo) && !nan_f(hi) && lo <= hi;
+            live = live && axis_live(lo, hi);
         }
         w->index[c] = n->index[c];
         w->kind[c] = n->kind[c];
@@ -469,9 +481,20 @@ void rt_node4w_from(const rt_node4 *n, rt_node4w *w)
 /* REQ: RT-034 RT-035 */
 void rt_node4w_decode(const uint8_t bytes[64], rt_node4w *w)
 {
-    rt_node4 n;
-    rt_node4_decode(bytes, &n);
-    rt_node4w_from(&n, w);
+    /* rt_node4_decode + rt_node4w_from in one pass (the engine's node cache fill). */
+    w->live = 0;
+    for (unsigned c = 0; c < 4; c++) {
+        w->kind[c] = child_kind(bytes, c);
+        w->index[c] = child_index(bytes, c);
+        bool live = kind_live(w->kind[c]);
+        for (unsigned i = 0; i < 3; i++) {
+            float lo = child_coord(bytes, c, false, i), hi = child_coord(bytes, c, true, i);
+            w->lo[i][c] = lo;
+            w->hi[i][c] = hi;
+            live = live && axis_live(lo, hi);
+        }
+        if (live) w->live |= (uint8_t)(1u << c);
+    }
 }
 
 /* ---- rt.bbox over a node tile ------------------------------------------------------ */
@@ -483,32 +506,18 @@ void rt_bbox_children_pre(const rt_ray_pre *p, const rt_node4w *lo4, const rt_no
     res->hitmask = 0;
     res->nhit = 0;
     res->tnear = res->tfar = 0.0f;
-    float *tn = res->tn, *tf = res->tf;
-    for (unsigned k = 0; k < (hi4 ? 2u : 1u); k++) {
-        float a[4], b[4];
-        unsigned mask = rt_node4w_slab(p, k ? hi4 : lo4, tmin, tmax, a, b);
-        for (unsigned s = 0; s < 4; s++) {
-            if (!(mask & (1u << s))) continue;
-            unsigned c = 4 * k + s;
-            /* Insertion in tnear order; a child after an equal tnear (ties: lower child
-             * first, as children are visited in increasing number). */
-            unsigned j = res->nhit;
-            while (j > 0 && tn[j - 1] > a[s]) {
-                tn[j] = tn[j - 1];
-                tf[j] = tf[j - 1];
-                res->order[j] = res->order[j - 1];
-                j--;
-            }
-            tn[j] = a[s];
-            tf[j] = b[s];
-            res->order[j] = (uint8_t)c;
-            res->nhit++;
-            res->hitmask |= (uint8_t)(1u << c);
-        }
+    float tn[8], tf[8];
+    unsigned mask = rt_node4w_slab(p, lo4, tmin, tmax, tn, tf);
+    if (hi4) mask |= rt_node4w_slab(p, hi4, tmin, tmax, tn + 4, tf + 4) << 4;
+    res->hitmask = (uint8_t)mask;
+    res->nhit = rt_child_order(mask, tn, res->order);
+    for (unsigned j = 0; j < res->nhit; j++) {
+        res->tn[j] = tn[res->order[j]];
+        res->tf[j] = tf[res->order[j]];
     }
     if (res->nhit) {
-        res->tnear = tn[0];
-        res->tfar = tf[0];
+        res->tnear = res->tn[0];
+        res->tfar = res->tf[0];
     }
 }
 

@@ -114,14 +114,16 @@ typedef struct {
     uint8_t zero_axes; /* bit i: dir[i] == 0 */
     uint8_t kx, ky, kz;
     float inv[3];
-    double dsx, dsy, dsz; /* the shear, binary64 (errata P-340) */
+    double dsx, dsy, dsz;                      /* the shear, binary64 (errata P-340) */
+    _Alignas(16) float org4[3][4], inv4[3][4]; /* org and inv, each broadcast to 4 lanes */
 } rt_ray_pre;
 void rt_ray_prepare(const rt_ray *r, rt_ray_pre *p);
 
 /* A decoded node tile laid out for the 4-wide slab test: per axis the four children's
  * bounds; live bit c = child c can be hit (kind node or leaf, no NaN, lo <= hi). */
 typedef struct {
-    float lo[3][4], hi[3][4];
+    _Alignas(64) float lo[3][4]; /* 128 bytes in all, two cache lines (the engine's cache) */
+    float hi[3][4];
     uint32_t index[4];
     uint8_t kind[4];
     uint8_t live;
@@ -132,11 +134,59 @@ void rt_node4w_from(const rt_node4 *n, rt_node4w *w);
  * their raw tnear/tfar in tn[c]/tf[c]. */
 unsigned rt_node4w_slab(const rt_ray_pre *p, const rt_node4w *n, float tmin, float tmax,
                         float tn[4], float tf[4]);
+#if defined(__SSE2__)
+#include <emmintrin.h>
+/* The slab planes of four children at once, the vector path of rt_node4w_slab for a ray
+ * with neither nan nor slab_scalar, tmin and tmax not NaN: for such a ray no operation
+ * can make a NaN (finite origin, finite non-zero reciprocal, box coordinates finite or
+ * infinite but not NaN: live children only), so box_core's steps reduce to subtract,
+ * multiply, min and max. The mask still has to be ANDed with n->live. Intrinsics only
+ * (no contraction into fused operations is possible). */
+static inline unsigned rt_node4w_slab_sse(const rt_ray_pre *p, const rt_node4w *n, float tmin,
+                                          float tmax, float tn_out[4], float tf_out[4])
+{
+    __m128 tn = _mm_set1_ps(-__builtin_inff()), tf = _mm_set1_ps(__builtin_inff());
+    __m128 inside = _mm_castsi128_ps(_mm_set1_epi32(-1));
+    for (int i = 0; i < 3; i++) {
+        __m128 lo = _mm_load_ps(n->lo[i]), hi = _mm_load_ps(n->hi[i]);
+        __m128 o = _mm_load_ps(p->org4[i]);
+        if (p->zero_axes & (1u << i)) {
+            inside = _mm_and_ps(inside, _mm_and_ps(_mm_cmple_ps(lo, o), _mm_cmple_ps(o, hi)));
+            continue;
+        }
+        __m128 inv = _mm_load_ps(p->inv4[i]);
+        __m128 t0 = _mm_mul_ps(_mm_sub_ps(lo, o), inv), t1 = _mm_mul_ps(_mm_sub_ps(hi, o), inv);
+        tn = _mm_max_ps(_mm_min_ps(t1, t0), tn);
+        tf = _mm_min_ps(_mm_max_ps(t0, t1), tf);
+    }
+    __m128 lo = _mm_max_ps(tn, _mm_set1_ps(tmin)), hi = _mm_min_ps(tf, _mm_set1_ps(tmax));
+    _mm_storeu_ps(tn_out, tn);
+    _mm_storeu_ps(tf_out, tf);
+    return (unsigned)_mm_movemask_ps(_mm_and_ps(inside, _mm_cmple_ps(lo, hi)));
+}
+#endif
+
 /* rt_bbox_children for a prepared ray over a decoded tile lo4 (children 0-3) and, for a
  * Node8, hi4 (children 4-7; NULL for a Node4), the ray's range [tmin, tmax]. Only the
  * fields up to nhit entries of order/tn/tf are written. */
 void rt_bbox_children_pre(const rt_ray_pre *p, const rt_node4w *lo4, const rt_node4w *hi4,
                           float tmin, float tmax, rt_bbox_res *res);
+/* The visiting order of the hit children (bit c of mask, tnear tn[c]): increasing tnear,
+ * ties to the lower child (rt.bbox's order, errata Q-72). Writes order[0..n-1], returns n. */
+static inline unsigned rt_child_order(unsigned mask, const float *tn, uint8_t *order)
+{
+    unsigned n = 0;
+    for (unsigned c = 0; mask; c++, mask >>= 1) {
+        if (!(mask & 1u)) continue;
+        unsigned j = n++;
+        while (j > 0 && tn[order[j - 1]] > tn[c]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = (uint8_t)c;
+    }
+    return n;
+}
 /* rt_tri_test for a prepared ray (the range is p->r.tmin, p->r.tmax). */
 bool rt_tri_test_pre(const rt_ray_pre *p, const float v[3][3], bool cull_back, unsigned eps_code,
                      float *t, float *u, float *v_out);
