@@ -15,8 +15,8 @@
 #define FLAGS                                                                                      \
     (aiProcess_Triangulate | aiProcess_PreTransformVertices | aiProcess_ValidateDataStructure)
 
-static float (*convert(const struct aiScene *sc, const char *what, float scale, size_t *n,
-                       char *err, size_t errlen))[9]
+float (*bvh_mesh_convert(const struct aiScene *sc, const char *what, float scale, size_t *n,
+                         char *err, size_t errlen))[9]
 {
     size_t total = 0;
     for (unsigned m = 0; m < sc->mNumMeshes; m++) {
@@ -76,7 +76,7 @@ float (*bvh_mesh_load_file(const char *path, float scale, size_t *n, char *err, 
 {
     const struct aiScene *sc = aiImportFile(path, FLAGS);
     if (!sc) return bvh_fail_null(err, errlen, "%s: cannot import: %s", path, aiGetErrorString());
-    float(*t)[9] = convert(sc, path, scale, n, err, errlen);
+    float(*t)[9] = bvh_mesh_convert(sc, path, scale, n, err, errlen);
     aiReleaseImport(sc);
     return t;
 }
@@ -88,7 +88,7 @@ float (*bvh_mesh_load_memory(const void *buf, size_t len, const char *hint, floa
         return bvh_fail_null(err, errlen, "<memory>: empty or too large");
     const struct aiScene *sc = aiImportFileFromMemory(buf, (unsigned)len, FLAGS, hint);
     if (!sc) return bvh_fail_null(err, errlen, "<memory>: cannot import: %s", aiGetErrorString());
-    float(*t)[9] = convert(sc, "<memory>", scale, n, err, errlen);
+    float(*t)[9] = bvh_mesh_convert(sc, "<memory>", scale, n, err, errlen);
     aiReleaseImport(sc);
     return t;
 }

@@ -16,4 +16,11 @@ float (*bvh_mesh_load_file(const char *path, float scale, size_t *n, char *err, 
 float (*bvh_mesh_load_memory(const void *buf, size_t len, const char *hint, float scale, size_t *n,
                              char *err, size_t errlen))[9];
 
+/* The second half of both: the triangles of an imported scene (the assimp structures;
+ * faces with 3 indices, the other fields unread), checked as described above. Apart so
+ * that it can be fuzzed in process (tests/fuzz/fuzz_scene.c). */
+struct aiScene;
+float (*bvh_mesh_convert(const struct aiScene *sc, const char *what, float scale, size_t *n,
+                         char *err, size_t errlen))[9];
+
 #endif

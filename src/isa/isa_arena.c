@@ -11,6 +11,10 @@ struct isa_arena_block {
     max_align_t data[]; /* aligned storage */
 };
 
+/* Blocks grow from ARENA_FIRST to ARENA_CHUNK: a big spec costs a few more blocks, and
+ * a small or refused one (most inputs of the fuzz_load target) no 256 KiB block, which
+ * the allocator would map and fault in afresh each time. */
+#define ARENA_FIRST ((size_t)4 * 1024)
 #define ARENA_CHUNK ((size_t)256 * 1024)
 
 void *isa_arena_alloc(isa_arena *a, size_t n)
@@ -20,13 +24,15 @@ void *isa_arena_alloc(isa_arena *a, size_t n)
     if (n == 0) n = al;
     isa_arena_block *b = a->head;
     if (!b || b->size - b->used < n) {
-        size_t sz = n > ARENA_CHUNK ? n : ARENA_CHUNK;
+        size_t grow = a->head ? a->head->size * 2 : ARENA_FIRST;
+        if (grow > ARENA_CHUNK) grow = ARENA_CHUNK;
+        size_t sz = n > grow ? n : grow;
         b = malloc(sizeof(*b) + sz);
         if (!b) return NULL;
         b->size = sz;
         b->used = 0;
         /* a big private block goes behind the head so the head's free space stays usable */
-        if (a->head && n > ARENA_CHUNK) {
+        if (a->head && n > grow) {
             b->next = a->head->next;
             a->head->next = b;
         } else {

@@ -359,9 +359,7 @@ H(s_fence_i)
     uint64_t next = NEXT; /* the flush below empties this entry too */
     /* Simplest correct reading of Zifencei: drop every decoded instruction. Stores
      * already invalidate overlapping entries, so this is belt and braces. */
-    for (uint64_t i = 0; i <= h->icache_mask; i++)
-        h->icache[i].pc = UINT64_MAX;
-    jit_flush_request(h);
+    hart_icache_flush(h);
     return next;
 }
 H(s_ecall)

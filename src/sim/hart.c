@@ -90,11 +90,38 @@ static void bind_all(hart *h)
 
 /* ---- cache invalidation ---- */
 
-static void icache_flush(hart *h)
+/* Empties every slot an entry may have been decoded into since the last flush: those of
+ * the pages in h->code_page (an entry's slot is fixed by its start address, and
+ * refill_at lists the page of every start address), or all of them after more pages
+ * than the list holds. Resets and fence.i come often (once per input under fuzzing);
+ * the whole cache is 4 MiB. */
+void hart_icache_flush(hart *h)
 {
     jit_flush_request(h);
-    for (uint64_t i = 0; i <= h->icache_mask; i++)
-        h->icache[i].pc = EMPTY_TAG;
+    uint64_t npages = (h->ram_size + 4095) >> 12;
+    if (h->code_page_count > HART_CODE_PAGES) {
+        for (uint64_t i = 0; i <= h->icache_mask; i++)
+            h->icache[i].pc = EMPTY_TAG;
+        for (uint64_t p = 0; p < npages; p++)
+            h->page_flags[p] &= (uint8_t)~PAGE_CODE;
+    } else {
+        for (unsigned k = 0; k < h->code_page_count; k++) {
+            uint64_t p = h->code_page[k];
+            uint64_t first = (h->ram_base + (p << 12)) >> 1;
+            for (uint64_t i = 0; i < 2048; i++)
+                h->icache[(first + i) & h->icache_mask].pc = EMPTY_TAG;
+            h->page_flags[p] &= (uint8_t)~PAGE_CODE;
+        }
+    }
+    h->code_page_count = 0;
+}
+
+static void mark_code_page(hart *h, uint64_t p)
+{
+    if (h->page_flags[p] & PAGE_CODE) return;
+    h->page_flags[p] |= PAGE_CODE;
+    if (h->code_page_count < HART_CODE_PAGES) h->code_page[h->code_page_count] = (uint32_t)p;
+    if (h->code_page_count <= HART_CODE_PAGES) h->code_page_count++;
 }
 
 /* An instruction overlapping [a, a+n) starts in [a-2, a+n): every such start address
@@ -107,12 +134,12 @@ void hart_code_written(hart *h, uint64_t a, uint64_t n)
          * write over pages that hold decoded code costs a full flush. */
         uint64_t off = a - h->ram_base;
         if (off >= h->ram_size || n > h->ram_size - off) {
-            icache_flush(h);
+            hart_icache_flush(h);
             return;
         }
         for (uint64_t p = off >> 12; p <= (off + n - 1) >> 12; p++)
             if (h->page_flags[p] & PAGE_CODE) {
-                icache_flush(h);
+                hart_icache_flush(h);
                 return;
             }
         return;
@@ -154,6 +181,7 @@ hart *hart_new(sim_mem *mem, uint64_t reset_pc)
         return NULL;
     }
     h->icache_mask = ICACHE_ENTRIES - 1;
+    h->code_page_count = HART_CODE_PAGES + 1; /* the slots hold garbage yet */
     h->misa_max = MISA_RESET;
     mem_set_write_hook(mem, mem_hook, h);
     run_fast(h, 0); /* publishes case_labels */
@@ -218,7 +246,7 @@ void hart_reset(hart *h, uint64_t reset_pc)
     h->resv_valid = false;
     h->slice_base = 0;
     hart_update_xlate(h, true);
-    icache_flush(h);
+    hart_icache_flush(h);
     for (unsigned i = 0; i < h->unit_count; i++)
         if (h->units[i]->reset) h->units[i]->reset(h, h->unit_ctx[i]);
 }
@@ -254,7 +282,7 @@ int hart_register_unit(hart *h, const hart_unit *u, void *ctx)
         h->xop_unit[op].fn = u->insns[i].fn;
         h->xop_unit[op].ctx = ctx;
     }
-    icache_flush(h); /* entries decoded earlier carry the illegal handler */
+    hart_icache_flush(h); /* entries decoded earlier carry the illegal handler */
     if (u->reset) u->reset(h, ctx);
     return 0;
 }
@@ -679,8 +707,8 @@ static hart_insn *refill_at(hart *h, uint64_t pc, uint64_t vpc)
     hart_insn *e = &h->icache[(pc >> 1) & h->icache_mask];
     decode_entry(h, e, pc, lo | hi << 16, len);
     uint64_t off = pc - h->ram_base;
-    h->page_flags[off >> 12] |= PAGE_CODE;
-    h->page_flags[(off + len - 1) >> 12] |= PAGE_CODE;
+    mark_code_page(h, off >> 12);
+    mark_code_page(h, (off + len - 1) >> 12);
     return e;
 }
 
@@ -692,8 +720,10 @@ bool hart_decode_phys(hart *h, uint64_t pc, hart_insn *e)
     if (len == 4 && !fetch16(h, pc + 2, &hi)) return false;
     decode_entry(h, e, pc, lo | hi << 16, len);
     uint64_t off = pc - h->ram_base;
-    h->page_flags[off >> 12] |= PAGE_CODE;
-    h->page_flags[(off + len - 1) >> 12] |= PAGE_CODE;
+    /* Listed like refill_at's pages: a page flagged without being listed would keep the
+     * interpreter's later entries on it out of hart_icache_flush. */
+    mark_code_page(h, off >> 12);
+    mark_code_page(h, (off + len - 1) >> 12);
     return true;
 }
 

@@ -132,6 +132,7 @@ typedef struct {
 } hart_unit;
 
 #define HART_MAX_UNITS   8
+#define HART_CODE_PAGES  16
 #define HART_MAX_REGIONS 4
 
 /* Platform poll: called between batches (at least every HART_BATCH instructions) and
@@ -160,6 +161,11 @@ struct hart {
     /* decoded-instruction cache */
     hart_insn *icache;
     uint64_t icache_mask;
+    /* The RAM pages entries were decoded from since the last flush, so that a flush
+     * (reset, fence.i) clears only their slots; HART_CODE_PAGES + 1 = more than that,
+     * the next flush clears every slot. */
+    uint32_t code_page[HART_CODE_PAGES];
+    unsigned code_page_count;
 
     /* CSRs */
     uint64_t misa_max; /* the extensions this hart has (--isa); misa shows those enabled */

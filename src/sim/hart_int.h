@@ -163,6 +163,8 @@ hart_ldres hart_load_slow(hart *h, uint64_t a, unsigned n);
 bool hart_store_slow(hart *h, uint64_t a, unsigned n, uint64_t v);
 void hart_store_notify(hart *h, uint64_t a, unsigned n);
 void hart_code_written(hart *h, uint64_t a, uint64_t n);
+/* Drops every decoded instruction (reset, fence.i, a unit registered). */
+void hart_icache_flush(hart *h);
 void hart_trace_mem(hart *h, uint64_t a, unsigned n, uint64_t v, bool store);
 
 /* ---- privileged machinery (vm.c) ---- */

@@ -194,6 +194,58 @@ static void host_block_write_invalidates_code(void **state)
     assert_int_equal(hart_x(f->h, 2), 12);
 }
 
+/* Code on `pages` consecutive pages (addi x1, x1, `inc`; jal to the next page), run,
+ * then the increments rewritten behind the hart's back (no write notice): after
+ * `forget` (a reset or a fence.i) the new code runs, from every page, both when the
+ * flush can clear the pages it remembers and when there were more pages than it lists
+ * (HART_CODE_PAGES). */
+#define ADDI_X1_X1(i) (0x00008093u | (uint32_t)(i) << 20)
+#define J_NEXT_PAGE   0x7fd0006fu /* jal x0, .+4092 */
+#define FENCE_I       0x0000100fu
+
+static uint64_t run_pages(fixture *f, unsigned pages, unsigned inc, bool notice)
+{
+    uint8_t *ram = mem_ptr(f->m, BASE, SIZE);
+    for (unsigned k = 0; k < pages; k++) {
+        uint32_t w[2] = {ADDI_X1_X1(inc), J_NEXT_PAGE};
+        memcpy(ram + 4096 * k, w, sizeof w);
+        if (notice) mem_note_write(f->m, BASE + 4096 * k, sizeof w);
+    }
+    f->h->pc = BASE;
+    f->h->x[1] = 0;
+    hart_run(f->h, 2 * pages);
+    return hart_x(f->h, 1);
+}
+
+static void flush_forgets_every_page(fixture *f, unsigned pages, bool by_fence)
+{
+    assert_int_equal(run_pages(f, pages, 1, true), pages);
+    if (by_fence) {
+        put32(f, BASE + 4096 * pages, FENCE_I);
+        f->h->pc = BASE + 4096 * pages;
+        hart_run(f->h, 1);
+    } else {
+        hart_reset(f->h, BASE);
+    }
+    assert_int_equal(run_pages(f, pages, 2, false), 2 * pages);
+}
+
+static void reset_forgets_decoded_code(void **state)
+{
+    fixture *f = *state;
+    flush_forgets_every_page(f, 3, false);
+    flush_forgets_every_page(f, HART_CODE_PAGES + 3, false);
+    flush_forgets_every_page(f, 3, false); /* after the full flush, listed again */
+}
+
+static void fence_i_forgets_decoded_code(void **state)
+{
+    fixture *f = *state;
+    flush_forgets_every_page(f, 3, true);
+    flush_forgets_every_page(f, HART_CODE_PAGES + 3, true);
+    flush_forgets_every_page(f, 3, true);
+}
+
 /* ---- CLINT ---- */
 
 static void clint_time_follows_instructions(void **state)
@@ -399,6 +451,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(fetch_outside_ram_faults, setup, teardown),
         cmocka_unit_test_setup_teardown(store_invalidates_decoded_code, setup, teardown),
         cmocka_unit_test_setup_teardown(host_block_write_invalidates_code, setup, teardown),
+        cmocka_unit_test_setup_teardown(reset_forgets_decoded_code, setup, teardown),
+        cmocka_unit_test_setup_teardown(fence_i_forgets_decoded_code, setup, teardown),
         cmocka_unit_test_setup_teardown(clint_time_follows_instructions, setup, teardown),
         cmocka_unit_test_setup_teardown(commit_log_line_format, setup, teardown),
         cmocka_unit_test_setup_teardown(unit_registration, setup, teardown),

@@ -145,14 +145,21 @@ bool gen_csr_table(FILE *out, const gen_model *m)
                 (unsigned long long)writable, (unsigned long long)w1c, r->field_count, fields);
     }
     fprintf(out, "};\n\nconst unsigned xcsr_count = %u;\n\n", n);
+    /* A direct index by address (1 + position; 0 = not in the map): units look CSRs up
+     * on every access and every instruction that snapshots CAP state. */
+    fputs("static const uint16_t xcsr_index[4096] = {\n", out);
+    for (unsigned k = 0; k < n && ok; k++) {
+        if (refs[k].reg->address > 0xfff) {
+            fprintf(stderr, "xphmg-gen: CSR %s: address 0x%llx is not 12 bits\n", refs[k].reg->name,
+                    (unsigned long long)refs[k].reg->address);
+            ok = false;
+        } else
+            fprintf(out, "    [0x%x] = %u,\n", (unsigned)refs[k].reg->address, k + 1);
+    }
+    fputs("};\n\n", out);
     fputs("const xcsr_reg *xcsr_find(uint32_t addr)\n{\n"
-          "    unsigned lo = 0, hi = xcsr_count;\n"
-          "    while (lo < hi) {\n"
-          "        unsigned mid = lo + (hi - lo) / 2;\n"
-          "        if (xcsr_regs[mid].addr == addr) return &xcsr_regs[mid];\n"
-          "        if (xcsr_regs[mid].addr < addr) lo = mid + 1;\n"
-          "        else hi = mid;\n"
-          "    }\n    return 0;\n}\n\n"
+          "    unsigned k = addr < 4096 ? xcsr_index[addr] : 0;\n"
+          "    return k ? &xcsr_regs[k - 1] : 0;\n}\n\n"
           "const xcsr_reg *xcsr_find_name(const char *name)\n{\n"
           "    for (unsigned i = 0; i < xcsr_count; i++)\n"
           "        if (!strcmp(xcsr_regs[i].name, name)) return &xcsr_regs[i];\n"
