@@ -3,6 +3,7 @@
  * 31:20, rs1 19:15, funct3 14:12, rd 11:7, opcode 6:0) and errata Q-83 (`xcvt`: CUSTOM-0
  * 0x0B, funct3 010). Runs without the guest toolchain. */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -16,6 +17,21 @@
 #include "xphmg_ext.h"
 
 #define RAM 0x80000000u
+
+/* Linked with -Wl,--wrap=calloc: every calloc of the units comes here, and fails once
+ * when fail_next_calloc is set. */
+void *__real_calloc(size_t n, size_t size);
+void *__wrap_calloc(size_t n, size_t size);
+static bool fail_next_calloc;
+
+void *__wrap_calloc(size_t n, size_t size)
+{
+    if (fail_next_calloc) {
+        fail_next_calloc = false;
+        return NULL;
+    }
+    return __real_calloc(n, size);
+}
 
 static uint32_t itype(uint32_t imm, unsigned rs1, unsigned f3, unsigned rd, unsigned op)
 {
@@ -69,22 +85,44 @@ static void down(rig *r)
 }
 
 /* Attaching the units to a hart and freeing them gives back every byte (the units'
- * state, LDS backing, RT engine): after a few warm-up rounds (the first three grow some
- * one-time state to its steady size; valgrind finds nothing left at exit) 32 more rounds
- * leave the heap as they found it. */
+ * state, LDS backing, RT engine), and so does an attach refused because the hart's
+ * CSRs are already owned: after a few warm-up rounds (the first three grow some one-time
+ * state to its steady size; valgrind finds nothing left at exit) 32 more rounds leave the
+ * heap as they found it. */
+static void round_trip(void)
+{
+    rig r;
+    char err[128];
+    up(&r, NULL);
+    assert_null(xphmg_ext_attach(r.h, NULL, err, sizeof err));
+    down(&r);
+}
+
+/* Out of memory while attaching: no units, a message that says so. */
+static void test_attach_oom(void **state)
+{
+    (void)state;
+    sim_mem *m = mem_new(RAM, 1 << 20);
+    assert_non_null(m);
+    hart *h = hart_new(m, RAM);
+    assert_non_null(h);
+    char err[128] = "";
+    fail_next_calloc = true;
+    assert_null(xphmg_ext_attach(h, NULL, err, sizeof err));
+    assert_false(fail_next_calloc);
+    assert_string_equal(err, "out of memory");
+    hart_free(h);
+    mem_free(m);
+}
+
 static void test_attach_frees(void **state)
 {
     (void)state;
-    rig r;
-    for (int k = 0; k < 8; k++) {
-        up(&r, NULL);
-        down(&r);
-    }
+    for (int k = 0; k < 8; k++)
+        round_trip();
     size_t before = heap_in_use();
-    for (int k = 0; k < 32; k++) {
-        up(&r, NULL);
-        down(&r);
-    }
+    for (int k = 0; k < 32; k++)
+        round_trip();
     if (heap_in_use() != before)
         fail_msg("%zu bytes in use before, %zu after 32 attach/free rounds", before, heap_in_use());
 }
@@ -198,9 +236,10 @@ static void test_profile(void **state)
     assert_int_equal(v, 0x8);
     assert_true(hart_csr_read(r.h, 0x801, &v));
     assert_false(hart_csr_read(r.h, 0x802, &v));
-    /* two units cannot own the same resources twice */
-    char err[128];
+    /* two units cannot own the same resources twice, and the refusal says why */
+    char err[128] = "";
     assert_null(xphmg_ext_attach(r.h, NULL, err, sizeof err));
+    assert_non_null(strstr(err, "already owned"));
     down(&r);
 }
 
@@ -355,15 +394,11 @@ static void test_xcvt_osae_hart(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_csr_and_xcvt),
-        cmocka_unit_test(test_trap),
-        cmocka_unit_test(test_access),
-        cmocka_unit_test(test_reset),
-        cmocka_unit_test(test_attach_frees),
-        cmocka_unit_test(test_profile),
-        cmocka_unit_test(test_prof_sel_boundary),
-        cmocka_unit_test(test_prof_sel_umode),
-        cmocka_unit_test(test_xcvt_osae_hart),
+        cmocka_unit_test(test_csr_and_xcvt),   cmocka_unit_test(test_trap),
+        cmocka_unit_test(test_access),         cmocka_unit_test(test_reset),
+        cmocka_unit_test(test_attach_frees),   cmocka_unit_test(test_attach_oom),
+        cmocka_unit_test(test_profile),        cmocka_unit_test(test_prof_sel_boundary),
+        cmocka_unit_test(test_prof_sel_umode), cmocka_unit_test(test_xcvt_osae_hart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -122,6 +122,10 @@ static void test_zmode(void **state)
     assert_int_equal(pmask_zmode_packed(1, true, old, res, 64), res);
     assert_int_equal(pmask_zmode_packed(0, false, old, res, 64), old);
     assert_int_equal(pmask_zmode_packed(~UINT64_C(0), true, old, res, 2), res);
+    /* one-bit elements: all 64 predicate bits count, bit 63 included */
+    assert_int_equal(pmask_zmode_packed(UINT64_C(0x8000000000000001), false, 0, ~UINT64_C(0), 1),
+                     UINT64_C(0x8000000000000001));
+    assert_int_equal(pmask_zmode_packed(0x6, true, ~UINT64_C(0), ~UINT64_C(0), 1), 0x6);
     assert_int_equal(pmask_zmode_packed(1, true, old, res, 3), old); /* bad width */
 }
 

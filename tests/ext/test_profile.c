@@ -142,6 +142,8 @@ static void test_bad_input(void **state)
     expect_error(HDR "csrs:\n  cap_flags: 2\n  cap_prof_cur: 1\n  cap_prof_sup: 1\n",
                  "not in cap_prof_sup");
     expect_error(HDR "csrs:\n  cap_pmask_cap: 0x7\n", "BANK0_ALLONES must be 1");
+    /* the rule follows PMASK_PRESENT alone: one bank (BANKS_M1 = 0) needs it too */
+    expect_error(HDR "csrs:\n  cap_pmask_cap: 0x1\n", "BANK0_ALLONES must be 1");
     expect_error(HDR "csrs:\n  cap_pmask_cap: 0x10\n", "must be 0 when PMASK_PRESENT=0");
     /* a 2-bit pbank: at most banks 0..3 (errata Q-36) */
     expect_error(HDR "csrs:\n  cap_pmask_cap: 0x19\n", "PMASK_BANKS_M1 must be 0-3");

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "hart.h"
+#include "heap_in_use.h"
 #include "mem.h"
 #include "xphmg_csr.h"
 #include "xphmg_ext.h"
@@ -1014,6 +1015,34 @@ static void test_offload_fifo(void **state)
     down(&r);
 }
 
+/* A unit that ran an offload job (and so built its job engine) gives back every byte
+ * when freed: after warm-up rounds (one-time state grows to its steady size) 16 more
+ * rounds of attach, one job, wait, free leave the heap as they found it. */
+static void offload_round(void)
+{
+    rig r;
+    up(&r, NULL);
+    offload_scene(&r);
+    const float z0 = 0;
+    r.h->x[A0] = odesc(&r, 0, ORAYS, 1, &z0, 0);
+    assert_int_equal(exec1(&r, XSUBMIT(T0, A0)), 0);
+    assert_int_equal(exec1(&r, XWAIT(0)), 0);
+    assert_int_equal(rd32(&r, OHQ + 4), 1);
+    down(&r);
+}
+
+static void test_offload_frees(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 8; k++)
+        offload_round();
+    size_t before = heap_in_use();
+    for (int k = 0; k < 16; k++)
+        offload_round();
+    if (heap_in_use() != before)
+        fail_msg("%zu bytes in use before, %zu after 16 offload rounds", before, heap_in_use());
+}
+
 /* A ray queue of two rays at the end of RAM: ray 0 in the last 32 bytes, ray 1 past the
  * end (unmapped). Descriptor 1, opts as given. */
 #define OEND (RAM + RAM_SIZE - 32u)
@@ -1367,6 +1396,7 @@ int main(void)
         cmocka_unit_test(test_rtuv_false_predicate),
         cmocka_unit_test(test_rtclsdef_mirror),
         cmocka_unit_test(test_offload_fifo),
+        cmocka_unit_test(test_offload_frees),
         cmocka_unit_test(test_offload_predicated),
         cmocka_unit_test(test_offload_fof),
         cmocka_unit_test(test_profile_dependencies),

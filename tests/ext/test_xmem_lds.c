@@ -457,6 +457,13 @@ static void test_hart_window(void **state)
     assert_true(xphmg_ext_lds_window(NULL, &base, &size));
     assert_int_equal(base, BASE);
     assert_int_equal(size, 64 * KIB);
+    /* a profile without LDS has no window: RAM may go anywhere */
+    static const char no_lds[] = "xphmg-profile: 1\nname: x\ncsrs:\n  cap_xmem_cap: {LDS: 0}\n";
+    cap_profile *nl = cap_profile_parse(no_lds, strlen(no_lds), "t", err, sizeof err);
+    assert_non_null(nl);
+    assert_false(xphmg_ext_lds_window(nl, &base, &size));
+    assert_int_equal(size, 0);
+    cap_profile_free(nl);
     /* a second region may overlap neither RAM, the CLINT, the LDS, nor wrap */
     static uint8_t buf[64];
     assert_int_equal(hart_add_region(h, BASE + 64 * KIB - 16, 64, buf), -1);

@@ -82,7 +82,8 @@ uint64_t pmask_zmode(bool pred, bool zmode, uint64_t old, uint64_t result)
     return pred ? result : zmode ? 0 : old;
 }
 
-/* REQ: CAP-030 CAP-031 */
+/* No instruction writes packed elements (MODE.PACK has no consumer, docs/uncovered.tsv),
+ * so nothing architectural calls this: it names no requirement (docs/mutation.md). */
 uint64_t pmask_zmode_packed(uint64_t pred, bool zmode, uint64_t old, uint64_t result,
                             unsigned elem_bits)
 {

@@ -3,7 +3,7 @@
  * 2^63 + 7, mepc = the interrupted instruction; no interrupt while mstatus.MIE = 0 even
  * though mip.MTIP is set; WFI waking on a pending timer with MIE = 0; a software
  * interrupt (cause 2^63 + 3) from msip; mtime advancing and writable; interrupts taken
- * in U mode with mstatus.MIE = 0. */
+ * in U mode with mstatus.MIE = 0; mtval = 0 on an interrupt. */
 #include "xphmg_test.h"
 
 #define CLINT     0x02000000
@@ -51,6 +51,9 @@ RVTEST_CODE_BEGIN
     /* 16: the time CSR reads mtime (nothing retires between the two reads' samples
      * except the ld itself: mtime changes at most once) */
     TEST_CASE(16, a0, 1, ld a1, 0(s1); rdtime a2; sub a3, a2, a1; sltiu a0, a3, 2)
+    /* 17: an interrupt writes mtval with zero (privileged spec, mtval: no trap-specific
+     * information), over the all-ones left there; the MSI handler records mtval in s8 */
+    TEST_CASE(17, s8, 0, li s8, -1; li t0, -1; csrw mtval, t0; li s2, 0; csrsi mie, 8; csrsi mstatus, 8; li t0, 1; sw t0, 0(s6); 1: beqz s2, 1b; csrci mstatus, 8; csrci mie, 8)
     TEST_PASSFAIL
 
     /* Vector table: exceptions at +0, interrupt n at +4n (4-byte jumps: no RVC). */
@@ -75,6 +78,7 @@ msi:
     slli s7, s7, 4
     ori s7, s7, 3
     csrr s2, mcause
+    csrr s8, mtval
     li s3, 3
     sw x0, 0(s6)                   /* clear msip */
     mret

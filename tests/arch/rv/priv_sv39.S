@@ -4,8 +4,9 @@
  * read-only page, store with D = 0 and load with A = 0 (A/D are not set by hardware,
  * errata P-261), invalid PTE, U page from S without and with SUM, X-only page without
  * and with MXR, misaligned megapage, non-canonical address, fetch from a non-X page.
- * Traps go to M (no delegation); the handler records mcause -> s2, mtval -> s3,
- * mepc -> s4 and resumes in S at the address in sscratch. Expected values are derived
+ * Traps go to M (no delegation), whose own accesses are untranslated; the handler
+ * records mcause -> s2 and m_record, mtval -> s3, mepc -> s4 and resumes in S at the
+ * address in sscratch. Expected values are derived
  * by hand from the page tables built below. */
 #include "xphmg_test.h"
 
@@ -48,6 +49,7 @@ RVTEST_CODE_BEGIN
     SET_PTE(0x2000 + 3 * 8, PTE(0x80803000, V | R | W | U | A | D)) /* 0x40203000: U */
     SET_PTE(0x2000 + 4 * 8, PTE(0x80804000, V | R | W | D))     /* 0x40204000: A = 0 */
     SET_PTE(0x2000 + 5 * 8, PTE(0x80805000, V | X | A))         /* 0x40205000: X only */
+    SET_PTE(0x2000 + 6 * 8, PTE(PT, V | R | W | A | D))         /* 0x40206000: the root */
     SET_PTE(0x3000 + 0 * 8, PTE(PT, V))         /* Sv48 root: VA[47:39] = 0 -> Sv39 root */
     li t0, (8 << 60) | (PT >> 12)
     csrw satp, t0
@@ -95,6 +97,11 @@ s_body:
     IN_S_TRAP(23, 15, li a1, 0x40201000; sd a1, 0(a1))
     /* 24: ecall from S is cause 9 */
     IN_S_TRAP(24, 9, ecall)
+    /* 25: trap entry to M leaves S's translation behind: with the program's gigapage
+     * made read-only for S (through the root's writable alias at 0x40206000), the M
+     * handler's store of mcause into m_record still lands, since M's accesses are
+     * untranslated; S then makes the gigapage writable again and reads 9 (ecall from S) */
+    TEST_CASE(25, a0, 9, li a1, 0x40206000 + 2 * 8; li t0, PTE(0x80000000, V | R | X | A | D); sd t0, 0(a1); sfence.vma; la t0, 1f; csrw sscratch, t0; ecall; 1: li t0, PTE(0x80000000, V | R | W | X | A | D); sd t0, 0(a1); sfence.vma; la a2, m_record; ld a0, 0(a2))
     TEST_PASSFAIL
 
     .align 2
@@ -102,6 +109,8 @@ handler:
     csrr s2, mcause
     csrr s3, mtval
     csrr s4, mepc
+    la t0, m_record
+    sd s2, 0(t0)
     csrr t0, sscratch
     csrw mepc, t0
     mret
@@ -109,4 +118,5 @@ RVTEST_CODE_END
 RVTEST_DATA_BEGIN
     .align 3
 word_a: .dword 0x1122334455667788
+m_record: .dword 0
 RVTEST_DATA_END

@@ -1,7 +1,8 @@
 /* Machine-mode traps: cause, mepc and mtval for illegal instructions (mtval = the
  * instruction bits, 16-bit ones zero-extended), ecall, ebreak, load/store access faults
  * on wild addresses (below RAM, past its end, straddling its end), fetch access faults,
- * and mstatus.MPIE/MIE/MPP bookkeeping across trap entry and mret.
+ * mstatus.MPIE/MIE/MPP bookkeeping across trap entry and mret, and the LR/SC slice a
+ * trap starts.
  * Handler: records mcause -> s2, mtval -> s3, mepc -> s4, mstatus -> s5, resumes at
  * the address in mscratch (in M mode). Values hand-derived from the privileged spec. */
 #include "xphmg_test.h"
@@ -49,6 +50,17 @@ RVTEST_CODE_BEGIN
     TEST_CASE(28, a0, 0x1880, csrsi mstatus, 8; la t0, 1f; csrw mscratch, t0; ecall; 1: li t1, 0x1888; and a0, s5, t1)
     /* 29: mret restored MIE from MPIE (the handler's mret), MPIE = 1, MPP = U */
     TEST_CASE(29, a0, 0x88, csrr t0, mstatus; li t1, 0x1888; and a0, t0, t1; csrci mstatus, 8)
+    /* 30-31: a trap starts a new 5000-instruction reservation slice (errata P-267, as
+     * Spike): right after an ecall, LR then SC succeeds (a0 = 0). After another ecall,
+     * counting from the handler's first instruction: handler 9 (4 csrr, li, csrs, csrr,
+     * csrw, mret), la 2, li 1, delay loop 2 * 2483 = 4966, so LR is instruction 4978 and
+     * SC 42 later (li, 20 rounds of 2, then SC) is 5020: the slice ends between them, 22
+     * after LR and 20 before SC, so the reservation is gone and SC fails (a0 = 1). (The
+     * test passes for delays 2472-2494, so the count is right to within a few.) A slice
+     * counted from reset would end nowhere near: the trap is some hundreds of
+     * instructions in. */
+    TEST_CASE(30, a0, 0, la t0, 1f; csrw mscratch, t0; ecall; 1: la a1, lrsc_word; lr.d a2, (a1); sc.d a0, a2, (a1))
+    TEST_CASE(31, a0, 1, la t0, 1f; csrw mscratch, t0; ecall; 1: la a1, lrsc_word; li t1, 2483; 2: addi t1, t1, -1; bnez t1, 2b; lr.d a2, (a1); li t1, 20; 3: addi t1, t1, -1; bnez t1, 3b; sc.d a0, a2, (a1))
     TEST_PASSFAIL
 
     .align 2
@@ -64,4 +76,7 @@ handler:
     mret
 RVTEST_CODE_END
 RVTEST_DATA_BEGIN
+    .align 3
+lrsc_word:
+    .dword 0
 RVTEST_DATA_END

@@ -1,6 +1,7 @@
 /* Zicsr and the machine CSRs: read/set/clear semantics (old value in rd, no write when
  * rs1 = x0 or uimm = 0, so read-only CSRs can be read with csrrs/csrrc), WARL fields
- * (misa fixed but for C, mtvec modes, mepc bit 0, MPP legal values), identification registers,
+ * (misa fixed but for C, mtvec modes, mepc bit 0 and with C clear bits 1:0, MPP legal values),
+ * identification registers,
  * minstret/mcycle counting exactly one per retired instruction and writable. */
 #include "xphmg_test.h"
 RVTEST_CODE_BEGIN
@@ -37,6 +38,15 @@ RVTEST_CODE_BEGIN
     TEST_CASE(21, a0, 0, csrr a0, mhpmcounter3; csrw mhpmevent3, t0; csrr a1, mhpmevent3; or a0, a0, a1)
     /* pmp registers accept writes */
     TEST_CASE(22, a0, 0x1f, li t0, 0x1f; csrw pmpcfg0, t0; csrr a0, pmpcfg0; csrw pmpcfg0, x0)
+    /* 23-24: with misa.C clear (IALIGN = 32) mepc and sepc read with bits 1:0 zero, and
+     * the bit 1 written stays stored: it reads again once C is set. Uncompressed code at a
+     * 4-byte aligned pc, so clearing C takes effect. */
+    .balign 4
+    .option push
+    .option norvc
+    TEST_CASE(23, a0, 0x1234, li t0, 0x1236; csrw mepc, t0; csrw sepc, t0; li t1, 4; csrc misa, t1; csrr a0, mepc; csrr a2, sepc; csrs misa, t1; csrr a1, mepc; li t2, 0x1236; bne a1, t2, fail; bne a0, a2, fail)
+    TEST_CASE(24, a0, 0x1236, csrr a0, sepc)
+    .option pop
     TEST_PASSFAIL
 RVTEST_CODE_END
 RVTEST_DATA_BEGIN
