@@ -675,6 +675,41 @@ static void test_oob_zero(void **state)
     test_free(f);
 }
 
+/* BOUND_CHECK's region bound (errata P-205) at its edges: a region exactly one element
+ * long holds its element, and the last element that ends exactly at the region's end is
+ * inside; one element further is out of range (zero with ALLOW_OOB_ZERO, INV_MISS).
+ * REQ: XMEM-067 XMEM-068 */
+static void test_region_bound_edges(void **state)
+{
+    (void)state;
+    fake *f = new_fake();
+    cap_state c;
+    for (unsigned k = 0; k < 4; k++)
+        put(f, TAB + 4 * k, 4, 0x70 + k);
+    const uint32_t idx[3] = {0, 1, 2};
+    for (unsigned i = 0; i < 3; i++)
+        put(f, IDX + 4 * i, 4, idx[i]);
+    program(&c, TAB, SCL(2, 0, 0, 0, W32), 4, BOUND_CHECK | ALLOW_OOB_ZERO);
+    cap_snap s;
+    cap_snapshot(&c, &s);
+    xmem_svm_mem m = {f, f_load, f_store};
+    for (uint64_t bound = 4; bound <= 8; bound += 4) {
+        xmem_svm_cfg cfg;
+        xmem_svm_config(&s, ~UINT64_C(0), &cfg);
+        cfg.bound_lo = TAB;
+        cfg.bound_size = bound;
+        xmem_svm_result r;
+        memset(f->ram + (BUF - RAM_BASE), 0xCC, 12);
+        xmem_svm_exec(&cfg, &m, BUF, 3, &r);
+        expect_done(&r, 3);
+        assert_int_equal(r.events, INV_MISS);
+        assert_int_equal(get(f, BUF, 4), 0x70);
+        assert_int_equal(get(f, BUF + 4, 4), bound == 8 ? 0x71 : 0);
+        assert_int_equal(get(f, BUF + 8, 4), 0);
+    }
+    test_free(f);
+}
+
 /* The operation runs under the snapshot taken at its boundary: SVM CSRs rewritten while
  * it runs (at its first access) do not affect it; a later snapshot sees them.
  * REQ: XMEM-074 CAP-006 */
@@ -727,6 +762,7 @@ int main(void)
         cmocka_unit_test(test_fof_first),
         cmocka_unit_test(test_fault_trap),
         cmocka_unit_test(test_oob_zero),
+        cmocka_unit_test(test_region_bound_edges),
         cmocka_unit_test(test_snapshot_isolation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -157,6 +157,17 @@ RVTEST_CODE_BEGIN
     LDS_EXPECT_TRAP(46, 2, xmem_stream(t3, t0))
     TEST_CASE(47, t1, 0x01FFFFFF, csrr t1, XMEM_STREAM_CTL)
     TEST_CASE(48, t1, 0, csrr t1, XMEM_EVENTS)
+    /* each xmem.pref takes its own policy: after an L2_ONLY load (no allocation), a
+     * plain prefetch of a fresh line fills it (statistic fills, CSR 0xCC2) */
+    li s1, 0x80F00000
+    xmem_ldg(a0, s1, 2)
+    addi s2, s1, 64
+    li t1, 8
+    csrr s6, 0xCC2
+    xmem_pref(s2, t1, 0)
+    csrr s7, 0xCC2
+    sub s7, s7, s6
+    TEST_CASE(49, s7, 1, nop)
     TEST_PASSFAIL
     LDS_TRAP_HANDLER
 RVTEST_CODE_END

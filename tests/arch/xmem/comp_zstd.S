@@ -219,6 +219,21 @@ RVTEST_CODE_BEGIN
     TEST_CASE(64, t1, 0x3333333333333333, li t0, RAM_END - 32; ld t1, 0(t0))
     TEST_CASE(65, t1, EV_INV_MISS, csrr t1, XMEM_EVENTS)
     CLEAR_EVENTS
+    /* exactly 1 MiB in and 1 MiB of capacity is within the limit (P-220): MODE 0 copies
+     * 0x100000 bytes from 0x80800000 to 0x80A00000, first and last byte included */
+    li t0, 0x80800000
+    li t2, 0x80A00000
+    li t1, 0x5A
+    sb t1, 0(t0)
+    li t3, 0x100000 - 1
+    add t3, t0, t3
+    li t1, 0xA5
+    sb t1, 0(t3)
+    li a3, LENS(0x100000, 0x100000)
+    TEST_CASE(90, a0, 0x100000, xmem_dloadc(a0, t2, t0, a3, 0))
+    TEST_CASE(91, t1, 0x5A, li t2, 0x80A00000; lbu t1, 0(t2))
+    TEST_CASE(92, t1, 0xA5, li t2, 0x80A00000 + 0x100000 - 1; lbu t1, 0(t2))
+    TEST_CASE(93, t1, 0, csrr t1, XMEM_EVENTS)
     TEST_PASSFAIL
     LDS_TRAP_HANDLER
 RVTEST_CODE_END

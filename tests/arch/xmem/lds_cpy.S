@@ -64,6 +64,17 @@ RVTEST_CODE_BEGIN
     LDS_EXPECT_TRAP(36, 7, li t1, 0x02000000; li t0, 4; xlds_cpy(a0, t1, s2, t0, 0))
     TEST_CASE(37, s11, 0x02000000, nop)
     TEST_CASE(38, a0, 0x55, nop)
+    /* overlap, destination above the source, with a byte tail: 11 bytes from s1 to
+     * s1 + 2 (bytes 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f 0d 0e 0f before) */
+    addi s4, s1, 2
+    TEST_CASE(39, a0, 11, li t0, 11; xlds_cpy(a0, s4, s1, t0, 0))
+    CHECK_DW(40, s1, 0, 0x0807060504030403)
+    CHECK_DW(41, s1, 8, 0x0F0E0D0D0C0B0A09)
+    /* ... and one shorter than 8 bytes: 5 bytes from s1 to s1 + 1 */
+    addi s4, s1, 1
+    TEST_CASE(42, a0, 5, li t0, 5; xlds_cpy(a0, s4, s1, t0, 0))
+    CHECK_DW(43, s1, 0, 0x0807050403040303)
+    CHECK_DW(44, s1, 8, 0x0F0E0D0D0C0B0A09)
     TEST_PASSFAIL
     LDS_TRAP_HANDLER
 RVTEST_CODE_END

@@ -165,6 +165,18 @@ RVTEST_CODE_BEGIN
     TEST_CASE(73, a0, EV_LDS_OOM, li t0, EV_INV_MISS; csrw XMEM_EVENTS, t0; csrr a0, XMEM_EVENTS)
     TEST_CASE(74, a0, EV_LDS_OOM, csrw XMEM_EVENTS, x0; csrr a0, XMEM_EVENTS)
     TEST_CASE(75, a0, 0, li t0, EV_LDS_OOM; csrw XMEM_EVENTS, t0; csrr a0, XMEM_EVENTS)
+    /* 10. an access that starts in a region and ends in free LDS space is checked
+     * against the region alone (the owner may make it): a 16-byte Tier-1 region, free
+     * space after it, an 8-byte load and store across its end */
+    li t0, 16; xlds_alloc(s4, t0, T1)
+    addi t1, s4, 16
+    TEST_CASE(90, a0, 0, xmem_region(a0, t1, x0))
+    li t0, 0x11223344; sw t0, 12(s4)
+    li t0, 0x55667788; sw t0, 16(s4)
+    TEST_CASE(91, a0, 0x5566778811223344, ld a0, 12(s4))
+    li t0, 0x0102030405060708; sd t0, 12(s4)
+    TEST_CASE(92, a0, 0x01020304, lwu a0, 16(s4))
+    xlds_free(s4)
     TEST_PASSFAIL
     LDS_TRAP_HANDLER
 RVTEST_CODE_END

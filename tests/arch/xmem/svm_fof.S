@@ -95,6 +95,8 @@ RVTEST_CODE_BEGIN
     csrw SVMMODE, t0
     TEST_CASE(33, a0, 2, li s10, -1; xmem_svm(a0, a1, a2, 0))
     TEST_CASE(34, a0, 2, csrr a0, SVFAULTI)
+    /* software keeps its restart point there: SVFAULTI takes a write */
+    TEST_CASE(35, a0, 0x77, li t0, 0x77; csrw SVFAULTI, t0; csrr a0, SVFAULTI)
     TEST_PASSFAIL
     CAP_TRAP_HANDLER
 RVTEST_CODE_END

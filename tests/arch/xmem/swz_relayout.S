@@ -86,6 +86,13 @@ RVTEST_CODE_BEGIN
     li s5, EXT(0, 4)
     li t1, UNMAPPED
     TEST_CASE(35, a0, 0, xswz_tex2ten(a0, t1, t1, s5, 0))
+    /* EW32 3x1 linear both sides (LAYOUT 2): 12 bytes, not a multiple of 8, the bytes
+     * 0x10..0x1b into buf2; its bytes 12.. keep what test 22 left */
+    li s5, EXT(3, 1)
+    addi t1, s2, 16
+    TEST_CASE(36, a0, 12, xswz_tex2ten(a0, s4, t1, s5, 2))
+    CHECK_DW(37, buf2, 0, 0x1716151413121110)
+    CHECK_DW(38, buf2, 1, 0x0F0E0D0C1B1A1918)
     TEST_PASSFAIL
     CAP_TRAP_HANDLER
 RVTEST_CODE_END
