@@ -691,6 +691,21 @@ static void test_illegal(void **state)
     assert_int_equal(csr(&r, RTSTAT), 0x6);
     down(&r);
 
+    /* Each feature by its own RTCAP bit: without PACK_HINT (0x37) rt.tri's PACK_HINT is
+     * unsupported and EPS_CTL is not; without EPS_CTL (0x2F) the other way round. A
+     * TriRange of 0 triangles keeps the supported cases to a plain miss. */
+    const char *pf[2] = {"xphmg-profile: 1\nname: p\ncsrs:\n  rtcap: 0x37\n",
+                         "xphmg-profile: 1\nname: p\ncsrs:\n  rtcap: 0x2F\n"};
+    for (int k = 0; k < 2; k++) {
+        up(&r, pf[k]);
+        wcsr(&r, RTTRI, TRR);
+        r.h->x[A0] = RAY;
+        assert_int_equal(exec1(&r, RT_TRI(A1, A0, F_PACK)), k == 0);
+        assert_int_equal(exec1(&r, RT_TRI(A1, A0, F_EPS)), k == 1);
+        assert_int_equal(csr(&r, RTSTAT) & 0xFE, 0xA); /* LAST_EC 2, ERR */
+        down(&r);
+    }
+
     /* RTCAP = 0 (no RT): both instructions are unsupported; a 2-bank PMASK makes bank 2
      * illegal */
     up(&r, "xphmg-profile: 1\nname: p\ncsrs:\n  rtcap: 0\n  cap_pmask_cap: 0x13\n");
@@ -1333,6 +1348,69 @@ static void test_no_custom_epsilon(void **state)
     down(&r);
 }
 
+/* A reset discards queued offload jobs and restarts tickets at 1 (errata Q-80): two jobs
+ * (tickets 1, 2) queued, the hart reset: RTSTAT.BUSY clears and the hit queue stays
+ * empty; the next submission gets ticket 1 again and waiting for it runs it. A descriptor
+ * that cannot be read raises a load access fault with CAP.XMEM.EVENTS.INV_MISS (Q-61,
+ * Q-58). REQ: RT-122 RT-123 RT-015 RT-089 RT-118 */
+static void test_offload_reset(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    offload_scene(&r);
+    const float z0 = 0;
+    for (unsigned j = 0; j < 2; j++) {
+        r.h->x[A0] = odesc(&r, j, ORAYS + 128u * j, 1, &z0, 0);
+        assert_int_equal(exec1(&r, XSUBMIT(T0 + j, A0)), 0);
+        assert_int_equal(r.h->x[T0 + j], j + 1);
+    }
+    assert_int_equal(csr(&r, RTSTAT) & 1, 1);
+    hart_reset(r.h, RAM);
+    assert_int_equal(csr(&r, RTSTAT) & 1, 0);
+    assert_int_equal(exec1(&r, XWAIT(0)), 0); /* nothing left to run */
+    assert_int_equal(rd32(&r, OHQ + 4), 0);
+    offload_scene(&r); /* CAP.PREC back to FP32 after the reset */
+    r.h->x[A0] = odesc(&r, 0, ORAYS, 1, &z0, 0);
+    assert_int_equal(exec1(&r, XSUBMIT(T0, A0)), 0);
+    assert_int_equal(r.h->x[T0], 1);
+    assert_int_equal(exec1(&r, XWAIT(T0)), 0);
+    assert_int_equal(rd32(&r, OHQ + 4), 1);
+    assert_int_equal(rd32(&r, OHITS + 8), 0x3F800000u); /* t 1 */
+    /* an unreadable descriptor */
+    wcsr(&r, EVENTS, ~UINT64_C(0)); /* W1C: clear */
+    r.h->x[A0] = UNMAPPED;
+    assert_int_equal(exec1(&r, XSUBMIT(T1, A0)), 1);
+    assert_int_equal(r.h->mcause, 5);
+    assert_int_equal(r.h->mtval, UNMAPPED);
+    assert_int_equal(csr(&r, EVENTS), 1); /* INV_MISS only */
+    down(&r);
+}
+
+/* rt.tri charges one unit of work per triangle of its TriRange (errata P-300, in chunks
+ * of 4096 charged before testing them), counted in the hart's charged work whether or not
+ * a budget is set: TriRanges of 1, 3, 5 and 4099 triangles (those past tri 4 are zeros:
+ * misses). A work-charging rule (hardening), not an RT requirement. */
+static void test_tri_charge(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    wcsr(&r, PREC_MODE, MODE_FP32);
+    tris(&r);
+    wcsr(&r, RTTRI, TRR);
+    ray32(&r, RAY, 0.25f, 0.125f, 0, 0, 0, 1, 0, 100);
+    r.h->x[A0] = RAY;
+    const uint32_t counts[4] = {1, 3, 5, 4099};
+    for (int k = 0; k < 4; k++) {
+        put32(&r, TRR + 4, counts[k]);
+        uint64_t before = r.h->charged;
+        assert_int_equal(exec1(&r, RT_TRI(A1, A0, 0)), 0);
+        assert_int_equal(r.h->charged - before, counts[k]);
+    }
+    down(&r);
+}
+
 /* RT's dependencies in the profile loader (P-325): RTCAP != 0 needs CAP.VERS >= 0.1.1 and
  * PMASK; the same profiles with rtcap: 0 load, and RT is then unsupported: rt.bbox,
  * rt.tri and xsubmit.rt trap with LAST_EC 2. A profile without the XMEM LDS keeps RT
@@ -1404,6 +1482,8 @@ int main(void)
         cmocka_unit_test(test_numeric_policy),
         cmocka_unit_test(test_inline_matches_offload),
         cmocka_unit_test(test_no_custom_epsilon),
+        cmocka_unit_test(test_offload_reset),
+        cmocka_unit_test(test_tri_charge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
