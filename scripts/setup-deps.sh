@@ -16,6 +16,7 @@ PKGS=(
   clang-format
   libassimp-dev                    # mesh import of xphmg-bvh (OBJ, PLY, STL, glTF, ...)
   libembree-dev                    # bench/rt peer (Embree 3)
+  glmark2-data                     # real meshes for bench/rt and the demo (bunny.obj, asteroid-high.3ds)
   libpng-dev                       # the demo picture (examples/render: PPM to PNG)
   gdb-multiarch                    # debugging guests through xphmg-sim --gdb (test sim_gdb)
 )

@@ -57,6 +57,11 @@ expect 0 "" -- "$bvh" --scale 100 --procedural sphere --tris 200 "$work/s100.xbv
 "$bvh" --info "$work/s100.xbvh" >"$work/out" 2>&1
 grep -q -- "-100) - (.*, 100)" "$work/out" || { echo "FAIL: --scale 100:"; cat "$work/out"; fails=$((fails + 1)); }
 
+# --y-up: (x, y, z) -> (x, -z, y); the quad in z = 0 stands in y = 0 from z = 0 to 1
+expect 0 "" -- "$bvh" --y-up "$work/quad.obj" "$work/qy.xbvh"
+"$bvh" --info "$work/qy.xbvh" >"$work/out" 2>&1
+grep -q -- "bounds      (0, 0, 0) - (1, 0, 1)" "$work/out" || { echo "FAIL: --y-up:"; cat "$work/out"; fails=$((fails + 1)); }
+
 expect 1 "missing.obj" -- "$bvh" "$work/missing.obj" "$work/m.xbvh"
 expect 1 "empty.obj" -- "$bvh" "$work/empty.obj" "$work/m.xbvh"
 expect 1 "non-finite" -- "$bvh" "$work/nan.obj" "$work/m.xbvh"

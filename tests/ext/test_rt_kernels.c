@@ -561,6 +561,36 @@ static void test_fp16_widen_exhaustive(void **state)
     }
 }
 
+/* The node decoders widen the 24 coordinates of a tile at once (with the host's F16C
+ * instruction where it has one): each of the 65,536 encodings (position k of tile t holds
+ * 24t + 7k, so every encoding appears, spread over all 24 positions) gives rt_fp16_widen's
+ * bits, in rt_node4_decode and rt_node4w_decode alike. */
+static void test_node_decode_widen_exhaustive(void **state)
+{
+    (void)state;
+    for (uint32_t base = 0; base < 0x10000u; base += 24) {
+        uint8_t b[64] = {0};
+        for (unsigned k = 0; k < 24; k++) {
+            uint32_t h = (base + 7u * k) & 0xffffu;
+            b[2 * k] = (uint8_t)h;
+            b[2 * k + 1] = (uint8_t)(h >> 8);
+        }
+        rt_node4 n;
+        rt_node4w w;
+        rt_node4_decode(b, &n);
+        rt_node4w_decode(b, &w);
+        for (unsigned c = 0; c < 4; c++)
+            for (unsigned i = 0; i < 3; i++) {
+                uint32_t lo = (base + 7u * (6 * c + i)) & 0xffffu;
+                uint32_t hi = (base + 7u * (6 * c + 3 + i)) & 0xffffu;
+                assert_int_equal(fbits(n.box[c].lo[i]), fbits(rt_fp16_widen(lo)));
+                assert_int_equal(fbits(n.box[c].hi[i]), fbits(rt_fp16_widen(hi)));
+                assert_int_equal(fbits(w.lo[i][c]), fbits(rt_fp16_widen(lo)));
+                assert_int_equal(fbits(w.hi[i][c]), fbits(rt_fp16_widen(hi)));
+            }
+    }
+}
+
 /* ---- Triangle test ------------------------------------------------------------------- */
 
 /* T1 = v0 (-1,-1,2), v1 (3,-1,2), v2 (-1,3,2) in the plane z = 2. */
@@ -1504,6 +1534,7 @@ int main(void)
         cmocka_unit_test(test_box_random),
         cmocka_unit_test(test_slab4_matches_scalar),
         cmocka_unit_test(test_fp16_widen_exhaustive),
+        cmocka_unit_test(test_node_decode_widen_exhaustive),
         cmocka_unit_test(test_tri_hand),
         cmocka_unit_test(test_tri_degenerate),
         cmocka_unit_test(test_tri_exact_edge),

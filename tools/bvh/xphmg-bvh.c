@@ -1,7 +1,7 @@
 /* xphmg-bvh — builds XBVH blobs (include/xphmg/bvh.h) from mesh files or built-in meshes,
  * and prints the statistics of a blob. docs/tools.md "xphmg-bvh".
  *
- *   xphmg-bvh [--scale S] [--import-cpu S] [--import-mem MIB] MESH OUT.xbvh
+ *   xphmg-bvh [--scale S] [--y-up] [--import-cpu S] [--import-mem MIB] MESH OUT.xbvh
  *   xphmg-bvh [--scale S] [--tris N] --procedural NAME OUT.xbvh
  *   xphmg-bvh --info FILE.xbvh
  *
@@ -24,10 +24,12 @@ static int usage(const char *msg)
 {
     if (msg) fprintf(stderr, "%s: %s\n", prog, msg);
     fprintf(stderr,
-            "usage: %s [--scale S] [--import-cpu S] [--import-mem MIB] MESH OUT.xbvh\n"
+            "usage: %s [--scale S] [--y-up] [--import-cpu S] [--import-mem MIB] MESH OUT.xbvh\n"
             "       %s [--scale S] [--tris N] --procedural NAME OUT.xbvh\n"
             "       %s --info FILE.xbvh\n"
             "NAME: sphere terrain soup grid\n"
+            "--y-up turns a mesh modelled with +y up to +z up (x, -z, y), as the render\n"
+            "example's camera expects.\n"
             "The importer runs in a child process limited to --import-cpu seconds of CPU\n"
             "time (default %u) and --import-mem MiB of memory (default %u); exit 3 when it\n"
             "crashes, hangs or runs over them.\n",
@@ -77,6 +79,7 @@ int main(int argc, char **argv)
 {
     const char *info = NULL, *proc = NULL, *pos[2] = {NULL, NULL};
     float scale = 1.0f;
+    bool y_up = false;
     size_t ntris = 4096;
     unsigned long long import_cpu = BVH_IMPORT_DEFAULT_CPU_S,
                        import_mem = BVH_IMPORT_DEFAULT_MEM_MB;
@@ -119,6 +122,8 @@ int main(int argc, char **argv)
                 return usage(NULL);
             }
             *(a[9] == 'c' ? &import_cpu : &import_mem) = v;
+        } else if (strcmp(a, "--y-up") == 0) {
+            y_up = true;
         } else if (strcmp(a, "--info") == 0) {
             info = argv[++i];
         } else if (strcmp(a, "--procedural") == 0) {
@@ -167,6 +172,13 @@ int main(int argc, char **argv)
             return why == BVH_IMPORT_LIMIT ? 3 : 1;
         }
     }
+    if (y_up) /* a mesh modelled with +y up (OBJ, glTF) turned to +z up: (x, y, z) -> (x, -z, y) */
+        for (size_t i = 0; i < n; i++)
+            for (int v = 0; v < 3; v++) {
+                float *p = tris[i] + 3 * v, y = p[1];
+                p[1] = 0.0f - p[2]; /* 0 - z: a zero stays +0 */
+                p[2] = y;
+            }
     bvh_blob b;
     bool ok = bvh_build((const float(*)[9])tris, n, false, &b, err, sizeof err);
     free(tris);

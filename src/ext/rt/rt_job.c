@@ -265,10 +265,12 @@ static bool node_get(job_ctx *c, uint64_t a, unsigned nn, const rt_node4w **w0,
     node_cache *nc = c->nc;
     uint64_t i0 = (a >> 6) & nc->mask, i1 = ((a >> 6) + 1) & nc->mask;
     *w0 = &nc->node[i0];
+    if (nc->tag[i0].gen == nc->gen && nc->tag[i0].addr == a) {
+        if (nn == 1) return true;
+        *w1 = &nc->node[i1];
+        if (nc->tag[i1].gen == nc->gen && nc->tag[i1].addr == a + 64) return true;
+    }
     *w1 = &nc->node[i1];
-    if (nc->tag[i0].gen == nc->gen && nc->tag[i0].addr == a &&
-        (nn == 1 || (nc->tag[i1].gen == nc->gen && nc->tag[i1].addr == a + 64)))
-        return true;
     rt_node4w w[2];
     bool inv = c->fetch.inv_miss;
     c->fetch.inv_miss = false;

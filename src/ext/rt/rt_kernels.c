@@ -126,6 +126,13 @@ static float elem_load(const uint8_t *p, rt_elem e)
 /* REQ: RT-039 RT-040 RT-042 */
 void rt_ray_decode(const uint8_t *bytes, rt_elem e, rt_ray *r)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (e == RT_ELEM_FP32) { /* rt_ray is the record's eight binary32 fields in order */
+        _Static_assert(sizeof *r == 32, "rt_ray is eight floats");
+        memcpy(r, bytes, 32);
+        return;
+    }
+#endif
     unsigned s = rt_elem_bytes(e);
     float x[8];
     for (unsigned i = 0; i < 8; i++)
@@ -165,23 +172,25 @@ void rt_trirange_decode(const uint8_t bytes[16], rt_trirange *tr)
 /* REQ: RT-056 RT-065 */
 void rt_ray_prepare(const rt_ray *r, rt_ray_pre *p)
 {
-    memset(p, 0, sizeof *p);
+    /* every field is written (no memset of the whole struct: this runs once per ray) */
     p->r = *r;
-    for (int i = 0; i < 3; i++)
-        for (int l = 0; l < 4; l++)
-            p->org4[i][l] = r->org[i];
+    p->zero_axes = 0;
+    p->dsx = p->dsy = p->dsz = 0.0;
     bool nan = false, inf = false;
     for (int i = 0; i < 3; i++) {
         nan |= nan_f(r->org[i]) || nan_f(r->dir[i]);
         inf |= (f2u(r->org[i]) & 0x7fffffffu) == 0x7f800000u;
         float d = r->dir[i];
-        if (d == 0.0f) {
+        p->inv[i] = 0.0f;
+        if (d == 0.0f)
             p->zero_axes |= (uint8_t)(1u << i);
-            continue;
-        }
-        p->inv[i] = 1.0f / d;
-        for (int l = 0; l < 4; l++)
+        else
+            p->inv[i] = 1.0f / d;
+        for (int l = 0; l < 4; l++) {
+            p->org4[i][l] = r->org[i];
             p->inv4[i][l] = p->inv[i];
+        }
+        if (d == 0.0f) continue;
         /* An infinite direction (reciprocal 0) or one whose reciprocal overflows can make
          * 0 * inf or inf * 0 in the slab planes: the scalar path handles those. */
         inf |=
@@ -433,9 +442,52 @@ static uint8_t child_kind(const uint8_t bytes[64], unsigned c)
 {
     return (uint8_t)((bytes[60] >> (2 * c)) & 3u);
 }
-static float child_coord(const uint8_t bytes[64], unsigned c, bool hi, unsigned axis)
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+/* widen24 by the host's F16C instruction (vcvtph2ps: exact, independent of the rounding
+ * mode; a NaN keeps sign and payload and becomes quiet, as fp16_widen does). */
+__attribute__((target("f16c"))) static void widen24_f16c(const uint8_t bytes[64], float f[24])
 {
-    return fp16_widen(ld16(bytes + 12 * c + (hi ? 6 : 0) + 2 * axis));
+    for (unsigned k = 0; k < 6; k++)
+        _mm_storeu_ps(f + 4 * k, _mm_cvtph_ps(_mm_loadl_epi64((const __m128i *)(bytes + 8 * k))));
+}
+#include <cpuid.h>
+/* CPUID.1:ECX.F16C[29] with OSXSAVE[27] and the OS saving SSE and AVX state (XCR0 bits 1
+ * and 2): VEX-encoded instructions need all three. */
+static bool probe_f16c(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 29)) || !(c & (1u << 27))) return false;
+    unsigned lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    (void)hi;
+    return (lo & 6u) == 6u;
+}
+#endif
+
+bool rt_host_f16c(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    static int known = -1; /* racy but idempotent: every thread stores the same value */
+    if (known < 0) known = probe_f16c() ? 1 : 0;
+    return known == 1;
+#else
+    return false;
+#endif
+}
+
+/* The 24 box coordinates of a tile widened to binary32, in record order (child c: lo xyz,
+ * hi xyz at 6c). */
+static void widen24(const uint8_t bytes[64], float f[24])
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (rt_host_f16c()) {
+        widen24_f16c(bytes, f);
+        return;
+    }
+#endif
+    for (unsigned k = 0; k < 24; k++)
+        f[k] = fp16_widen(ld16(bytes + 2 * k));
 }
 /* Whether one axis of a child box can be hit: no NaN, lo <= hi. */
 static bool axis_live(float lo, float hi)
@@ -450,10 +502,12 @@ static bool kind_live(uint8_t kind)
 /* REQ: RT-033 RT-034 RT-035 */
 void rt_node4_decode(const uint8_t bytes[64], rt_node4 *n)
 {
+    float f[24];
+    widen24(bytes, f);
     for (unsigned c = 0; c < 4; c++) {
         for (unsigned i = 0; i < 3; i++) {
-            n->box[c].lo[i] = child_coord(bytes, c, false, i);
-            n->box[c].hi[i] = child_coord(bytes, c, true, i);
+            n->box[c].lo[i] = f[6 * c + i];
+            n->box[c].hi[i] = f[6 * c + 3 + i];
         }
         n->index[c] = child_index(bytes, c);
         n->kind[c] = child_kind(bytes, c);
@@ -482,13 +536,15 @@ void rt_node4w_from(const rt_node4 *n, rt_node4w *w)
 void rt_node4w_decode(const uint8_t bytes[64], rt_node4w *w)
 {
     /* rt_node4_decode + rt_node4w_from in one pass (the engine's node cache fill). */
+    float f[24];
+    widen24(bytes, f);
     w->live = 0;
     for (unsigned c = 0; c < 4; c++) {
         w->kind[c] = child_kind(bytes, c);
         w->index[c] = child_index(bytes, c);
         bool live = kind_live(w->kind[c]);
         for (unsigned i = 0; i < 3; i++) {
-            float lo = child_coord(bytes, c, false, i), hi = child_coord(bytes, c, true, i);
+            float lo = f[6 * c + i], hi = f[6 * c + 3 + i];
             w->lo[i][c] = lo;
             w->hi[i][c] = hi;
             live = live && axis_live(lo, hi);

@@ -99,6 +99,10 @@ void rt_bbox_children(const rt_ray *r, const rt_node4 *nodes, unsigned nnodes, r
 int rt_rne_enter(void);
 void rt_rne_leave(int mode);
 
+/* Whether the host has F16C (x86-64, with the OS saving AVX state): the node decoders and
+ * the node encoder convert binary16 with it, bit for bit as without. */
+bool rt_host_f16c(void);
+
 /* Exact binary16 -> binary32 widening by bit manipulation; a NaN keeps its sign and
  * payload and becomes quiet, as in the numeric engine's conversion. */
 float rt_fp16_widen(uint32_t h);
@@ -147,6 +151,7 @@ static inline unsigned rt_node4w_slab_sse(const rt_ray_pre *p, const rt_node4w *
 {
     __m128 tn = _mm_set1_ps(-__builtin_inff()), tf = _mm_set1_ps(__builtin_inff());
     __m128 inside = _mm_castsi128_ps(_mm_set1_epi32(-1));
+#pragma GCC unroll 3
     for (int i = 0; i < 3; i++) {
         __m128 lo = _mm_load_ps(n->lo[i]), hi = _mm_load_ps(n->hi[i]);
         __m128 o = _mm_load_ps(p->org4[i]);
@@ -175,6 +180,10 @@ void rt_bbox_children_pre(const rt_ray_pre *p, const rt_node4w *lo4, const rt_no
  * ties to the lower child (rt.bbox's order, errata Q-72). Writes order[0..n-1], returns n. */
 static inline unsigned rt_child_order(unsigned mask, const float *tn, uint8_t *order)
 {
+    if (mask && !(mask & (mask - 1))) { /* one child (the common case) */
+        order[0] = (uint8_t)__builtin_ctz(mask);
+        return 1;
+    }
     unsigned n = 0;
     for (unsigned c = 0; mask; c++, mask >>= 1) {
         if (!(mask & 1u)) continue;
