@@ -1415,7 +1415,7 @@ void hart_set_charging(hart *h, bool on)
     h->charging = on;
 }
 
-static hart_run_result run_bounded(hart *h, uint64_t max_insns)
+static hart_run_result run_bounded(hart *h, uint64_t max_insns, uint64_t slice)
 {
     /* Trapping instructions count toward the limit too, so a trap loop (say mtvec
      * pointing at unmapped memory) still ends; so does the work units charge
@@ -1423,13 +1423,18 @@ static hart_run_result run_bounded(hart *h, uint64_t max_insns)
     uint64_t charged0 = h->charging ? h->charged : 0;
     uint64_t start = h->instret + h->traps + charged0;
     h->budget_end = max_insns && start + max_insns > start ? start + max_insns : UINT64_MAX;
+    const uint64_t slice0 = h->instret + h->traps;
     for (;;) {
         if (h->halted) return HART_RUN_HALTED;
         uint64_t done = h->instret + h->traps + (h->charging ? h->charged : 0) - start;
         if (max_insns && done >= max_insns) return HART_RUN_LIMIT;
+        uint64_t sliced = h->instret + h->traps - slice0;
+        if (slice && sliced >= slice) return HART_RUN_LIMIT;
         if (h->wfi_pending) do_wfi(h);
         take_interrupt(h);
-        int64_t n = batch_len(h, max_insns ? max_insns - done : 0);
+        uint64_t left = max_insns ? max_insns - done : 0;
+        if (slice && (!left || slice - sliced < left)) left = slice - sliced;
+        int64_t n = batch_len(h, left);
         h->stop = false;
         hart_update_xlate(h, false);
         if (h->log || h->xlate)
@@ -1465,7 +1470,12 @@ bool hart_jit_on(const hart *h)
 
 hart_run_result hart_run(hart *h, uint64_t max_insns)
 {
-    hart_run_result r = run_bounded(h, max_insns);
+    return hart_run_for(h, max_insns, 0);
+}
+
+hart_run_result hart_run_for(hart *h, uint64_t max_insns, uint64_t slice)
+{
+    hart_run_result r = run_bounded(h, max_insns, slice);
     h->budget_end = UINT64_MAX;
     return r;
 }

@@ -282,6 +282,11 @@ typedef enum { HART_RUN_HALTED, HART_RUN_LIMIT } hart_run_result;
 /* Runs until halted or until `max_insns` instructions have retired in this call
  * (0 = no limit). */
 hart_run_result hart_run(hart *h, uint64_t max_insns);
+/* hart_run that also returns HART_RUN_LIMIT once `slice` instructions (retired or
+ * trapped; 0 = no slice) have run in this call, while the work units charged
+ * (hart_charge) count against max_insns only: a run cut into slices behaves like one
+ * hart_run(h, max_insns) (--jit-lockstep compares two harts slice by slice). */
+hart_run_result hart_run_for(hart *h, uint64_t max_insns, uint64_t slice);
 
 /* Charges `units` of work done inside the current instruction (elements moved, nodes
  * visited, triangles tested: the exchange rates are in docs/sim.md, "Limits") against

@@ -30,9 +30,10 @@
 
 #define JIT_CODE_BYTES (UINT64_C(16) << 20)
 #define JIT_MAX_INSNS  64
-/* Upper bound of one block's code: ~110 bytes of hot code and a ~140-byte helper path
- * per instruction, plus its exits. */
-#define JIT_BLOCK_ROOM  (JIT_MAX_INSNS * 300 + 512)
+/* Room kept free for one block: the worst instruction (a single-precision fmadd: its
+ * checks, the operation, the flag and NaN paths and its handler call) takes under 400
+ * bytes. A block that still does not fit is retried once after a flush. */
+#define JIT_BLOCK_ROOM  (JIT_MAX_INSNS * 512 + 1024)
 #define JIT_MAX_BLOCKS  65536
 #define JIT_MAX_DCOPIES (JIT_MAX_BLOCKS * 2)
 #define JIT_HASH_BITS   15
@@ -597,6 +598,11 @@ static bool emit_insn(tctx *t, unsigned i)
             st_x(b, d->rd, X_RCX);
         }
         x86_store_m(b, X_RBX, HOFF(pc), X_RAX);
+        /* an address at or above 2^56 is never RAM (and its key would alias another
+         * privilege's): the dispatcher lets the interpreter fault on it */
+        x86_mov_rr(b, X_RCX, X_RAX);
+        x86_shift_ri(b, XS_SHR, X_RCX, 56, true);
+        add_cold(t, COLD_CHAIN, 0, x86_jcc(b, XC_NE))->target = UINT64_MAX;
         /* the lookup table: entry (pc >> 1) & mask, tag pc | priv << 62 */
         x86_mov_rr(b, X_RDX, X_RAX);
         x86_shift_ri(b, XS_SHR, X_RDX, 1, true);
@@ -813,11 +819,11 @@ static bool ends_block(uint8_t k)
     return k == K_JAL || k == K_J || k == K_JALR || k == K_JR || (k >= K_BEQ && k <= K_BGEU);
 }
 
-static jit_block *translate(hart *h, jit *j, uint64_t key)
+static jit_block *translate(hart *h, jit *j, uint64_t key, bool retry)
 {
     uint64_t pc = key & ~(UINT64_C(3) << JIT_PRIV_SHIFT);
     if ((size_t)(JIT_CODE_BYTES - (uint64_t)(j->free - j->code)) < JIT_BLOCK_ROOM ||
-        j->nblocks == JIT_MAX_BLOCKS || j->ndcopy + 2 * JIT_MAX_INSNS > JIT_MAX_DCOPIES)
+        j->nblocks == JIT_MAX_BLOCKS || j->ndcopy + 2 * JIT_MAX_INSNS > JIT_MAX_DCOPIES || retry)
         flush(j);
     static __thread hart_insn ins[JIT_MAX_INSNS];
     unsigned n = 0;
@@ -842,7 +848,7 @@ static jit_block *translate(hart *h, jit *j, uint64_t key)
         open = emit_insn(&t, i);
     if (open) exit_to(&t, x86_jmp(&t.b), ins[n - 1].npc);
     emit_cold(&t, pc);
-    if (t.b.full) return NULL; /* cannot happen with JIT_BLOCK_ROOM free */
+    if (t.b.full) return retry ? NULL : translate(h, j, key, true);
     jit_block *blk = &j->blocks[j->nblocks++];
     blk->key = key;
     blk->code = entry;
@@ -860,7 +866,7 @@ static jit_block *translate(hart *h, jit *j, uint64_t key)
 static jit_block *find(hart *h, jit *j, uint64_t key)
 {
     jit_block *b = lookup(j, key);
-    if (!b) b = translate(h, j, key);
+    if (!b) b = translate(h, j, key, false);
     if (b) {
         struct jit_jc *e = &j->jc[(key >> 1) & ((1u << JIT_JC_BITS) - 1)];
         e->key = key;
@@ -874,6 +880,10 @@ void jit_run(hart *h, int64_t n)
     jit *j = h->jit;
     if (j->flush_pending) flush(j);
     while (n > 0) {
+        if (h->pc >= JIT_RAM_LIMIT) { /* not RAM: a fetch fault, and no valid key */
+            hart_run_interp(h, n);
+            return;
+        }
         uint64_t key = h->pc | (uint64_t)h->priv << JIT_PRIV_SHIFT;
         jit_block *b = find(h, j, key);
         if (!b || b->ninsns > (uint64_t)n) {
@@ -892,7 +902,9 @@ void jit_run(hart *h, int64_t n)
             /* a direct jump left the block: link it to its target's block */
             uint8_t *from = j->chain_from;
             uint64_t gen = j->gen;
-            jit_block *to = find(h, j, h->pc | (uint64_t)h->priv << JIT_PRIV_SHIFT);
+            jit_block *to = h->pc < JIT_RAM_LIMIT
+                                ? find(h, j, h->pc | (uint64_t)h->priv << JIT_PRIV_SHIFT)
+                                : NULL;
             if (to && j->gen == gen) x86_patch(from, to->code);
         }
     }

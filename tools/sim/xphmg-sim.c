@@ -16,8 +16,11 @@
 #include "isa_string.h"
 #include "jit.h"
 
+/* Without --jit/--no-jit/--jit-lockstep: 0 interpret, 1 translate, 2 translate in
+ * lockstep with the interpreter where lockstep goes with the other options (a test build
+ * that checks every guest test; docs/sim.md, "Translator"). */
 #ifndef XPHMG_JIT_DEFAULT
-#define XPHMG_JIT_DEFAULT 0 /* the translator stays behind --jit (docs/sim.md) */
+#define XPHMG_JIT_DEFAULT 0
 #endif
 #include "loader.h"
 #include "mem.h"
@@ -186,7 +189,8 @@ typedef struct sim_run {
     xphmg_ext *ext;
     FILE *log;
     struct sim_run *shadow; /* --jit-lockstep: the interpreter's machine */
-    int null_fd;            /* --jit-lockstep: the shadow's stdio (/dev/null) */
+    int null_fd;            /* --jit-lockstep: the shadow's stdout/stderr (/dev/null) */
+    int in_fd[2];           /* --jit-lockstep: the two machines' copies of stdin */
 } sim_run;
 
 static int finish(sim_run *r, int status)
@@ -196,6 +200,8 @@ static int finish(sim_run *r, int status)
         free(r->shadow);
     }
     if (r->null_fd > 0) close(r->null_fd);
+    for (int k = 0; k < 2; k++)
+        if (r->in_fd[k] > 0) close(r->in_fd[k]);
     if (r->log && r->log != stderr) fclose(r->log);
     htif_free(r->io);
     hart_free(r->h);
@@ -297,6 +303,35 @@ static int machine_new(sim_run *run, const machine_opts *o, int gargc, char **ga
 
 /* ---- --jit-lockstep ---- */
 
+/* Two independent readers (fd[0], fd[1]) of everything on stdin, for the two machines:
+ * 0, or -1 (nothing opened) when stdin cannot be read or copied. */
+static int copy_stdin(int fd[2])
+{
+    FILE *t = tmpfile();
+    if (!t) return -1;
+    char buf[65536];
+    ssize_t n;
+    int ok = 1;
+    while (ok && (n = read(0, buf, sizeof buf)) != 0) {
+        if (n < 0) {
+            ok = errno == EINTR;
+            continue;
+        }
+        ok = fwrite(buf, 1, (size_t)n, t) == (size_t)n;
+    }
+    ok = ok && fflush(t) == 0;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fileno(t));
+    fd[0] = ok ? open(path, O_RDONLY) : -1;
+    fd[1] = ok ? open(path, O_RDONLY) : -1;
+    fclose(t);
+    if (fd[0] >= 0 && fd[1] >= 0) return 0;
+    if (fd[0] >= 0) close(fd[0]);
+    if (fd[1] >= 0) close(fd[1]);
+    fd[0] = fd[1] = 0;
+    return -1;
+}
+
 /* The first architectural difference between the translated hart a and the interpreted
  * hart b, written into msg; false when there is none. */
 static bool lockstep_differs(const hart *a, const hart *b, char *msg, size_t len)
@@ -341,7 +376,8 @@ static bool lockstep_differs(const hart *a, const hart *b, char *msg, size_t len
     return false;
 }
 
-/* Runs a (translator) and b (interpreter) in chunks of varying length, comparing their
+/* Runs a (translator) and b (interpreter) in chunks of varying length (hart_run_for: the
+ * work units charged still count against the whole run's --max-insns), comparing their
  * state after each chunk and their RAM at the end. Chunk ends fall between and inside
  * translated blocks (a block that does not fit the rest of a chunk is interpreted), and
  * both harts see the same hart_run calls, so their interrupts and polls coincide. */
@@ -354,11 +390,13 @@ static hart_run_result run_lockstep(hart *a, hart *b, sim_mem *ma, sim_mem *mb, 
     char msg[200];
     hart_run_result r = HART_RUN_LIMIT;
     for (unsigned k = 0;; k++) {
-        uint64_t n = chunk[k % nchunk];
-        if (max_insns && n > max_insns - done) n = max_insns - done;
+        uint64_t n = chunk[k % nchunk], left = max_insns ? max_insns - done : 0;
         uint64_t before = a->instret + a->traps + a->charged;
-        r = hart_run(a, n);
-        hart_run(b, n);
+        r = hart_run_for(a, left, n);
+        hart_run_for(b, left, n);
+        /* wall-clock time has no instruction boundary to compare at: a ends alone (its
+         * poll halts it after its current batch) */
+        if (timed_out) return a->halted ? r : hart_run(a, left);
         if (lockstep_differs(a, b, msg, sizeof msg)) {
             fprintf(stderr,
                     "xphmg-sim: --jit-lockstep: %s, in chunk %u (%" PRIu64
@@ -388,7 +426,8 @@ int main(int argc, char **argv)
     uint64_t ram_size = UINT64_C(256) << 20, ram_base = UINT64_C(0x80000000), max_insns = 0;
     uint64_t timeout_s = 0;
     int log_commits = 0, stats = 0, host_stat = 0, gdb = 0; /* gdb: 1 --gdb, 2 --gdb-wait */
-    int use_jit = XPHMG_JIT_DEFAULT, lockstep = 0;
+    int use_jit = XPHMG_JIT_DEFAULT != 0, lockstep = 0;
+    int default_lockstep = XPHMG_JIT_DEFAULT == 2;
     uint64_t rt_threads = 1;
     uint64_t misa = MISA_RESET;
     uint64_t gdb_port = 0;
@@ -431,8 +470,9 @@ int main(int argc, char **argv)
             host_stat = 1;
         } else if (!strcmp(o, "--jit")) {
             use_jit = 1;
+            default_lockstep = 0;
         } else if (!strcmp(o, "--no-jit")) {
-            use_jit = 0;
+            use_jit = default_lockstep = 0;
         } else if (!strcmp(o, "--jit-lockstep")) {
             lockstep = 1;
         } else if (!strcmp(o, "--log-commits")) {
@@ -499,6 +539,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "xphmg-sim: RAM overlaps the CLINT at 0x%" PRIx64 "\n", CLINT_BASE);
         return EXIT_USAGE;
     }
+    if (default_lockstep && !gdb && !log_commits && !log_file && !dir) lockstep = 1;
     sim_run run;
     memset(&run, 0, sizeof run);
     machine_opts mo = {ram_base, ram_size, misa, rt_threads, dir, profile_path, host_stat};
@@ -531,8 +572,14 @@ int main(int argc, char **argv)
         if (st) return finish(&run, st);
         shadow_pc.io = run.shadow->io;
         if (run.shadow->io) {
-            /* the shadow's console and file output go nowhere, its input is empty */
-            htif_set_stdio(run.shadow->io, run.null_fd, run.null_fd, run.null_fd);
+            /* both machines read the same input (stdin copied, unless it is a terminal:
+             * the twin then reads /dev/null); the twin's output goes nowhere */
+            int in = run.null_fd;
+            if (!isatty(0) && copy_stdin(run.in_fd) == 0) {
+                htif_set_stdio(run.io, run.in_fd[0], 1, 2);
+                in = run.in_fd[1];
+            }
+            htif_set_stdio(run.shadow->io, in, run.null_fd, run.null_fd);
             hart_set_poll(run.shadow->h, on_poll, &shadow_pc, run.shadow->img.tohost,
                           run.shadow->img.tohost + 8);
         }
