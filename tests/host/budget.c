@@ -5,9 +5,14 @@
  *          leaf of 2M triangles (16k+ leaf visits per ray before the visit limit)
  *   rttri: one rt.tri over a TriRange of 2M triangles
  *   cpy:   one xlds.cpy of 32 MiB
- * Each prints "done" only if the work completed. */
+ *   svm:   1024 xmem.svm gathers of 4096 elements (4M units, about 6K instructions)
+ *   swz:   64 xswz.tex2ten of a 256x256 FP32 texture (2M units, under 1K instructions)
+ * Each prints "done" only if the work completed; svm and swz complete within the budget
+ * as instructions alone, so they end with 124 only if their elements and bytes are
+ * charged. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "xphmg_cap.h"
@@ -58,6 +63,43 @@ static void cyclic_bvh(void)
     put_trirange(bvh + 64, NTRI);
 }
 
+/* The buffers of svm and swz come from the heap: in .bss, crt0 would clear them in
+ * every mode, and the rttri mode's charge (tests/sim/exit_codes.cmake) would shrink. */
+#define SVM_N 4096u
+static const uint64_t svm_word = 0x1111111111111111u;
+
+static void svm_gathers(void)
+{
+    uint64_t *svm_idx = malloc(SVM_N * 8), *svm_buf = malloc(SVM_N * 8);
+    if (!svm_idx || !svm_buf) exit(104);
+    for (unsigned i = 0; i < SVM_N; i++)
+        svm_idx[i] = (uintptr_t)&svm_word;
+    /* SVMBASE 0, 64-bit indices (absolute addresses), 8-byte elements, gather, no bound
+     * check (tests/arch/xmem/svm_gather.S) */
+    xphmg_csr_write(XPHMG_CSR_CAP_XMEM_SVMBASE, 0);
+    xphmg_csr_write(XPHMG_CSR_CAP_XMEM_SVMIDX, (uintptr_t)svm_idx);
+    xphmg_csr_write(XPHMG_CSR_CAP_XMEM_SVMSCL, 1u << CAP_XMEM_SVMSCL_IDX_W_SHIFT);
+    xphmg_csr_write(XPHMG_CSR_CAP_XMEM_SVMLEN, 8);
+    xphmg_csr_write(XPHMG_CSR_CAP_XMEM_SVMMODE, 0);
+    for (unsigned k = 0; k < 1024; k++)
+        if (xphmg_xmem_svm((uintptr_t)svm_buf, SVM_N, 0) != SVM_N || svm_buf[SVM_N - 1] != svm_word)
+            exit(102);
+}
+
+#define TEX_W 256u
+
+static void swz_relayouts(void)
+{
+    size_t bytes = TEX_W * TEX_W * 4;
+    uint32_t *tex = calloc(1, bytes), *ten = malloc(bytes);
+    if (!tex || !ten) exit(104);
+    /* EFF_EW 32 (set in main), linear texture -> XDL 4x4 tiles (LAYOUT 0) */
+    for (unsigned k = 0; k < 64; k++)
+        if (xphmg_xswz_tex2ten((uintptr_t)ten, (uintptr_t)tex, (uint64_t)TEX_W << 32 | TEX_W, 0) !=
+            bytes)
+            exit(103);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) return 100;
@@ -78,6 +120,10 @@ int main(int argc, char **argv)
         put_trirange(bvh + 64, NTRI);
         xphmg_csr_write(XPHMG_CSR_RTTRI, (uintptr_t)(bvh + 64));
         (void)xphmg_rt_tri((uintptr_t)&ray, 0);
+    } else if (!strcmp(argv[1], "svm")) {
+        svm_gathers();
+    } else if (!strcmp(argv[1], "swz")) {
+        swz_relayouts();
     } else if (!strcmp(argv[1], "cpy")) {
         uintptr_t src = tri_base();
         (void)xphmg_xlds_cpy(src + (64u << 20), src, 32u << 20, 0);
