@@ -4,10 +4,13 @@
  *
  *   allinsn_words -x SPEC [-x SPEC...] > all.s
  *   allinsn_words --vendor-csrs -x SPEC [-x SPEC...] > csrs.tsv
+ *   allinsn_words --vendor-insns -x SPEC [-x SPEC...] > insns.txt
  *
  * The second form lists "name<TAB>0xnum" for every OPR_CSR name (X-19) of a register
  * whose Unit is not base: GNU objdump, which does not know vendor CSRs, prints those
- * by number, and objdump_diff.sh maps the names back before comparing.
+ * by number, and objdump_diff.sh maps the names back before comparing. The third lists
+ * the mnemonic of every XPHMG instruction (custom-0..3 opcode or XPHMG_ group), which
+ * GNU objdump prints as .4byte: objdump_diff.sh counts those lines apart.
  *
  * Per identifier of every encoding: the free bits all 0, all 1 and 12 random
  * patterns (fixed seed), then, so that every alias condition (X-20: a field equal to a
@@ -35,12 +38,17 @@ static uint32_t rnd32(void)
     return (uint32_t)(rng >> 16);
 }
 
+static bool is_xphmg_enc(const isa_instruction *insn, const isa_insn_encoding *ie)
+{
+    uint64_t op = ie->opcode;
+    bool custom =
+        ie->encoding->op_field >= 0 && (op == 0x0B || op == 0x2B || op == 0x5B || op == 0x7B);
+    return custom || (insn->group && !strncmp(insn->group, "XPHMG_", 6));
+}
+
 static bool is_xphmg(const isa_decoded *d)
 {
-    uint64_t op = d->ienc->opcode;
-    bool custom =
-        d->ienc->encoding->op_field >= 0 && (op == 0x0B || op == 0x2B || op == 0x5B || op == 0x7B);
-    return custom || (d->insn->group && !strncmp(d->insn->group, "XPHMG_", 6));
+    return is_xphmg_enc(d->insn, d->ienc);
 }
 
 /* A word goes into the test when it decodes to encoding en (so its fixed bits and
@@ -59,10 +67,14 @@ int main(int argc, char **argv)
 {
     isa_spec *specs[MAXS];
     unsigned n = 0;
-    bool csrs = false;
+    bool csrs = false, vinsns = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--vendor-csrs")) {
             csrs = true;
+            continue;
+        }
+        if (!strcmp(argv[i], "--vendor-insns")) {
+            vinsns = true;
             continue;
         }
         if (strcmp(argv[i], "-x") != 0 || i + 1 >= argc || n == MAXS) {
@@ -91,6 +103,19 @@ int main(int argc, char **argv)
                            (unsigned long long)t->predefs[i].value);
             }
         }
+        for (unsigned s = 0; s < n; s++)
+            isa_free(specs[s]);
+        return 0;
+    }
+    if (vinsns) {
+        for (unsigned s = 0; s < n; s++)
+            for (unsigned i = 0; i < isa_instruction_count(specs[s]); i++) {
+                const isa_instruction *I = isa_instruction_at(specs[s], i);
+                bool x = false;
+                for (unsigned k = 0; k < I->encoding_count && !x; k++)
+                    x = is_xphmg_enc(I, &I->encodings[k]);
+                if (x) printf("%s\n", I->name);
+            }
         for (unsigned s = 0; s < n; s++)
             isa_free(specs[s]);
         return 0;
