@@ -15,7 +15,9 @@
  * Per identifier of every encoding: the free bits all 0, all 1 and 12 random
  * patterns (fixed seed), then, so that every alias condition (X-20: a field equal to a
  * value or to another field) is met and missed, random words with one field set to
- * 0, 1, 2, 3, 255 or all ones, or equal to another field of the same width. A word is kept when the
+ * 0, 1, 2, 3, 255 or all ones, or equal to another field of the same width, and (once)
+ * to every value of a field of at most 3 bits (every rounding mode of every F/D
+ * instruction). A word is kept when the
  * library decodes it back to the same encoding. Left out: XPHMG instructions (custom-0..3 opcode or
  * XPHMG_ group: GNU objdump does not know them). Kept on purpose: operands with named values
  * holding a value without a name (reserved rounding modes, empty fence sets, which GNU prints
@@ -144,6 +146,13 @@ int main(int argc, char **argv)
                     for (unsigned f = 0; f < en->field_count; f++) {
                         static const uint64_t special[] = {0, 1, 2, 3, 255, UINT64_MAX};
                         const isa_field *fl = &en->fields[f];
+                        /* once per encoding, every value of a small field (rounding
+                         * mode, fence sets' halves...): GNU prints each differently */
+                        for (uint64_t val = 0; v == 2 && fl->width <= 3 && val < (1u << fl->width);
+                             val++) {
+                            uint64_t sw = w;
+                            if (isa_field_insert(fl, val, &sw) == ISA_OK) EMIT((uint32_t)sw);
+                        }
                         for (unsigned x = 0; x < sizeof special / sizeof special[0]; x++) {
                             uint64_t sw = w, val = special[x];
                             if (fl->width < 64) val &= (UINT64_C(1) << fl->width) - 1;
