@@ -121,6 +121,8 @@ function(xphmg_guest_executable NAME)
     add_dependencies(${NAME} xphmg_guest_header)
   endif()
   set_target_properties(${NAME} PROPERTIES XPHMG_ELF ${out})
+  # every guest program of the project, for tests that look at all of them (objdump_diff)
+  set_property(GLOBAL APPEND PROPERTY XPHMG_GUEST_ELFS ${out})
 endfunction()
 
 function(xphmg_guest_test NAME ELF)

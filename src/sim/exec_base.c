@@ -180,8 +180,10 @@ ALU(m_remuw, (uint32_t)b ? (uint64_t)sext32((uint32_t)a % (uint32_t)b) : (uint64
 /* ---- A ---- Atomics must be naturally aligned (misaligned -> address-misaligned
  * fault: load cause for LR, store/AMO cause for SC and AMOs); they work on RAM and the
  * plain memory regions (a device address is a store/AMO access fault). */
-static uint8_t *amo_ptr(hart *h, uint64_t a, unsigned n, bool is_lr)
+/* kind: the access reported to a debugger (0: the caller reports it) */
+static uint8_t *amo_ptr(hart *h, uint64_t a, unsigned n, unsigned kind)
 {
+    bool is_lr = kind == HART_ACC_LOAD;
     if (a & (n - 1)) {
         hart_raise(h, is_lr ? CAUSE_MISALIGNED_LOAD : CAUSE_MISALIGNED_STORE, a);
         return NULL;
@@ -189,9 +191,13 @@ static uint8_t *amo_ptr(hart *h, uint64_t a, unsigned n, bool is_lr)
     uint64_t pa = a;
     if (h->xlate && !hart_translate(h, a, n, is_lr ? ACC_LOAD : ACC_STORE, &pa, true)) return NULL;
     uint64_t off = pa - h->ram_base;
-    if (off <= h->ram_size - n) return h->ram + off;
-    uint8_t *p = hart_region_ptr(h, pa, n, !is_lr); /* hart_add_region regions */
-    if (!p) hart_raise(h, is_lr ? CAUSE_LOAD_ACCESS : CAUSE_STORE_ACCESS, a);
+    uint8_t *p =
+        off <= h->ram_size - n ? h->ram + off : hart_region_ptr(h, pa, n, !is_lr); /* regions */
+    if (!p) {
+        hart_raise(h, is_lr ? CAUSE_LOAD_ACCESS : CAUSE_STORE_ACCESS, a);
+        return NULL;
+    }
+    if (kind) hart_note_access(h, a, n, kind);
     return p;
 }
 
@@ -219,7 +225,7 @@ static uint64_t rd_n(const uint8_t *p, unsigned n)
 static uint64_t lr(hart *h, const hart_insn *d, unsigned n)
 {
     uint64_t a = X(d->rs1);
-    uint8_t *p = amo_ptr(h, a, n, true);
+    uint8_t *p = amo_ptr(h, a, n, HART_ACC_LOAD);
     if (!p) return h->npc;
     uint64_t v = rd_n(p, n);
     if (h->tracing) hart_trace_mem(h, a, n, n == 4 ? (uint32_t)v : v, false);
@@ -233,13 +239,14 @@ static uint64_t lr(hart *h, const hart_insn *d, unsigned n)
 static uint64_t sc(hart *h, const hart_insn *d, unsigned n)
 {
     uint64_t a = X(d->rs1), next = NEXT;
-    uint8_t *p = amo_ptr(h, a, n, false);
+    uint8_t *p = amo_ptr(h, a, n, 0); /* reported below, only when it stores */
     if (!p) return h->npc;
     bool ok = h->resv_valid && h->resv_addr == a &&
               (h->instret - h->slice_base) / HART_RESV_PERIOD == h->resv_slice;
     h->resv_valid = false; /* SC always ends the reservation, success or not */
     if (ok) {
         uint64_t v = X(d->rs2);
+        hart_note_access(h, a, n, HART_ACC_STORE);
         memcpy(p, &v, n);
         amo_stored(h, a, p, n, v);
     }
@@ -253,7 +260,7 @@ enum { AMO_SWAP, AMO_ADD, AMO_XOR, AMO_AND, AMO_OR, AMO_MIN, AMO_MAX, AMO_MINU, 
  * raising the fault. *oldp = the old value (sign-extended for n = 4). */
 static bool amo_rmw(hart *h, uint64_t a, unsigned n, int kind, uint64_t src, uint64_t *oldp)
 {
-    uint8_t *p = amo_ptr(h, a, n, false);
+    uint8_t *p = amo_ptr(h, a, n, HART_ACC_LOAD | HART_ACC_STORE);
     if (!p) return false;
     uint64_t old = rd_n(p, n), nv;
     if (n == 4) src = (uint64_t)sext32(src); /* compare as signed/unsigned 32-bit values */

@@ -8,9 +8,10 @@
  *     (tools/tdesc); register numbers are GDB's RISC-V ones (CSR = 65 + address);
  *   - memory as the hart sees it (virtual addresses, no faults raised);
  *   - Z0/Z1 breakpoints (checked against pc before each instruction, no ebreak written
- *     into guest memory), Z2/Z3/Z4 watchpoints (checked on the address of each load,
- *     store and AMO before it executes, reported after it executed), single-step,
- *     continue, Ctrl-C;
+ *     into guest memory), Z2/Z3/Z4 watchpoints (the hart reports every data access it
+ *     performs, hart_set_access_watch: base, RVC, FP, atomics and the XPHMG units' SVMEM,
+ *     LDS, xmem.ldg/stg, compression and RT accesses; reported after the instruction),
+ *     single-step, continue, Ctrl-C;
  *   - `monitor help|cap|pmask|csr NAME`: the CAP CSRs with their fields (the effective
  *     state CAP.PREC.STAT among them), the PMASK banks, any CSR by name.
  * The Sdtrig triggers of the hart stay the guest's: a debugger-side check is used

@@ -294,6 +294,13 @@ uint64_t hart_exec_unit(hart *h, const hart_insn *d)
     return h->npc;
 }
 
+void hart_set_access_watch(hart *h, hart_access_fn fn, void *ctx)
+{
+    h->access_fn = fn;
+    h->access_ctx = ctx;
+    hart_update_xlate(h, false); /* the fast paths do not report: take the slow ones */
+}
+
 void hart_set_poll(hart *h, hart_poll_fn fn, void *ctx, uint64_t watch_lo, uint64_t watch_hi)
 {
     h->poll = fn;
@@ -402,6 +409,7 @@ static hart_ldres phys_load(hart *h, uint64_t pa, uint64_t va, unsigned n)
         hart_raise(h, CAUSE_LOAD_ACCESS, va);
         return r;
     }
+    hart_note_access(h, va, n, HART_ACC_LOAD);
     if (h->tracing) hart_trace_mem(h, va, n, r.v, false);
     return r;
 }
@@ -456,6 +464,7 @@ static bool phys_store(hart *h, uint64_t pa, uint64_t va, unsigned n, uint64_t v
 {
     uint64_t off = pa - h->ram_base;
     if (off <= h->ram_size - n) {
+        hart_note_access(h, va, n, HART_ACC_STORE);
         memcpy(h->ram + off, &v, n);
         if (h->tracing) hart_trace_mem(h, va, n, v, true);
         if (h->page_flags[off >> 12] | h->page_flags[(off + n - 1) >> 12])
@@ -463,11 +472,13 @@ static bool phys_store(hart *h, uint64_t pa, uint64_t va, unsigned n, uint64_t v
         return true;
     }
     if (pa - CLINT_BASE < CLINT_SIZE && clint_store(h, pa - CLINT_BASE, n, v)) {
+        hart_note_access(h, va, n, HART_ACC_STORE);
         if (h->tracing) hart_trace_mem(h, va, n, v, true);
         return true;
     }
     uint8_t *p = hart_region_ptr(h, pa, n, true);
     if (p) {
+        hart_note_access(h, va, n, HART_ACC_STORE);
         memcpy(p, &v, n);
         if (h->tracing) hart_trace_mem(h, va, n, v, true);
         return true;

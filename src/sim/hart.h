@@ -139,6 +139,12 @@ typedef struct {
  * right after any store that touches [watch_lo, watch_hi) (HTIF tohost). */
 typedef void (*hart_poll_fn)(hart *h, void *ctx);
 
+/* A debugger's access observer (hart_set_access_watch): a data access of n bytes at
+ * virtual address va that is being performed; kind = HART_ACC_LOAD | HART_ACC_STORE
+ * (both for an AMO). */
+enum { HART_ACC_LOAD = 1, HART_ACC_STORE = 2 };
+typedef void (*hart_access_fn)(void *ctx, uint64_t va, unsigned n, unsigned kind);
+
 /* A region's access policy (hart_region_set_check): whether the access of size bytes at
  * addr (a store or AMO when store) may proceed. Asked for real accesses and for
  * hart_mem_ok probes alike. */
@@ -226,6 +232,10 @@ struct hart {
     void *poll_ctx;
     uint64_t watch_lo, watch_hi;
 
+    /* debugger access observer (hart_set_access_watch) */
+    hart_access_fn access_fn;
+    void *access_ctx;
+
     /* commit log */
     FILE *log;
     bool tracing;
@@ -265,6 +275,13 @@ void hart_reset(hart *h, uint64_t reset_pc);
 int hart_register_unit(hart *h, const hart_unit *u, void *ctx);
 
 void hart_set_poll(hart *h, hart_poll_fn fn, void *ctx, uint64_t watch_lo, uint64_t watch_hi);
+/* Reports every data access the hart performs to fn (NULL: none), after translation and
+ * the access checks, before the instruction retires: base and RVC loads and stores, FP
+ * loads and stores, LR/SC and AMOs, and everything the XPHMG units read or write through
+ * hart_load/hart_store (SVMEM gathers and scatters, LDS copies, xmem.ldg/stg,
+ * compression, RT fetches), in whichever run loop. Probes (hart_mem_ok), page-table walks
+ * and fetches are not data accesses. While set, the hart runs its careful loop. */
+void hart_set_access_watch(hart *h, hart_access_fn fn, void *ctx);
 /* Commit log in Spike's --log-commits format to f (NULL turns it off). */
 void hart_set_log(hart *h, FILE *f);
 

@@ -166,6 +166,11 @@ void hart_code_written(hart *h, uint64_t a, uint64_t n);
 /* Drops every decoded instruction (reset, fence.i, a unit registered). */
 void hart_icache_flush(hart *h);
 void hart_trace_mem(hart *h, uint64_t a, unsigned n, uint64_t v, bool store);
+/* A data access performed (hart_set_access_watch); kind HART_ACC_*. */
+static inline void hart_note_access(hart *h, uint64_t va, unsigned n, unsigned kind)
+{
+    if (UNLIKELY(h->access_fn != NULL)) h->access_fn(h->access_ctx, va, n, kind);
+}
 
 /* ---- privileged machinery (vm.c) ---- */
 enum { ACC_LOAD = 0, ACC_STORE = 1, ACC_FETCH = 2 };

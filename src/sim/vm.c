@@ -115,6 +115,7 @@ void hart_update_xlate(hart *h, bool pmp)
     if (h->priv != PRV_M || dp != PRV_M) x = vm || !h->pmp_su_all;
     if (h->pmp_m_lock) x = true;
     if (!(h->misa & MISA_C)) x = true;
+    if (h->access_fn) x = true; /* a debugger watches data accesses (slow paths only) */
     for (unsigned i = 0; i < HART_NTRIG; i++)
         if ((h->tdata1[i] >> 60) == 2 && (h->tdata1[i] & (MC_LOAD | MC_STORE | MC_EXEC))) x = true;
     h->xlate = x;

@@ -11,31 +11,13 @@
 # Exit 0 pass, 1 fail, 77 skipped (no gdb-multiarch).
 set -u
 sim=$1 elf=$2 spec=$3 work=$4
-gdb=$(command -v gdb-multiarch) || { echo "SKIP: gdb-multiarch not installed (scripts/setup-deps.sh)"; exit 77; }
-rm -rf "$work"
-mkdir -p "$work"
-fail() {
-    echo "FAIL: $*"
-    echo "--- gdb output"; cat "$work/gdb.out"
-    echo "--- simulator stderr"; cat "$work/sim.err"
-    kill "$simpid" 2>/dev/null
-    exit 1
-}
+. "$(dirname "$0")/gdb_lib.sh"
 reset=$(xmllint --xpath 'string(//Register[Name="cap_prec_stat"]/ResetValue)' "$spec")
 [ -n "$reset" ] || { echo "FAIL: no cap_prec_stat in $spec"; exit 1; }
 dreset=$(xmllint --xpath 'string(//Register[Name="cap_xmem_descpol"]/ResetValue)' "$spec")
 [ -n "$dreset" ] || { echo "FAIL: no cap_xmem_descpol in $spec"; exit 1; }
 dreset=$(printf '0x%x' "0x$dreset")
-"$sim" --gdb-wait 0 "$elf" >"$work/sim.out" 2>"$work/sim.err" &
-simpid=$!
-port=
-for _ in $(seq 100); do
-    port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/sim.err")
-    [ -n "$port" ] && break
-    sleep 0.1
-done
-: >"$work/gdb.out"
-[ -n "$port" ] || fail "the simulator did not listen"
+start_sim --gdb-wait "$elf"
 cat >"$work/cmds" <<EOC
 set pagination off
 set confirm off
@@ -67,7 +49,7 @@ monitor pmask
 delete
 continue
 EOC
-timeout 120 "$gdb" -nx -batch -x "$work/cmds" >"$work/gdb.out" 2>&1
+run_gdb "$work/cmds"
 wait "$simpid"
 rc=$?
 out=$work/gdb.out

@@ -4,15 +4,20 @@
  *
  *   allinsn_words -x SPEC [-x SPEC...] > all.s
  *   allinsn_words --vendor-csrs -x SPEC [-x SPEC...] > csrs.tsv
+ *   allinsn_words --vendor-insns -x SPEC [-x SPEC...] > insns.txt
  *
  * The second form lists "name<TAB>0xnum" for every OPR_CSR name (X-19) of a register
  * whose Unit is not base: GNU objdump, which does not know vendor CSRs, prints those
- * by number, and objdump_diff.sh maps the names back before comparing.
+ * by number, and objdump_diff.sh maps the names back before comparing. The third lists
+ * the mnemonic of every XPHMG instruction (custom-0..3 opcode or XPHMG_ group), which
+ * GNU objdump prints as .4byte: objdump_diff.sh counts those lines apart.
  *
  * Per identifier of every encoding: the free bits all 0, all 1 and 12 random
  * patterns (fixed seed), then, so that every alias condition (X-20: a field equal to a
  * value or to another field) is met and missed, random words with one field set to
- * 0, 1, 2, 3, 255 or all ones, or equal to another field of the same width. A word is kept when the
+ * 0, 1, 2, 3, 255 or all ones, or equal to another field of the same width, and (once)
+ * to every value of a field of at most 3 bits (every rounding mode of every F/D
+ * instruction). A word is kept when the
  * library decodes it back to the same encoding. Left out: XPHMG instructions (custom-0..3 opcode or
  * XPHMG_ group: GNU objdump does not know them). Kept on purpose: operands with named values
  * holding a value without a name (reserved rounding modes, empty fence sets, which GNU prints
@@ -35,12 +40,17 @@ static uint32_t rnd32(void)
     return (uint32_t)(rng >> 16);
 }
 
+static bool is_xphmg_enc(const isa_instruction *insn, const isa_insn_encoding *ie)
+{
+    uint64_t op = ie->opcode;
+    bool custom =
+        ie->encoding->op_field >= 0 && (op == 0x0B || op == 0x2B || op == 0x5B || op == 0x7B);
+    return custom || (insn->group && !strncmp(insn->group, "XPHMG_", 6));
+}
+
 static bool is_xphmg(const isa_decoded *d)
 {
-    uint64_t op = d->ienc->opcode;
-    bool custom =
-        d->ienc->encoding->op_field >= 0 && (op == 0x0B || op == 0x2B || op == 0x5B || op == 0x7B);
-    return custom || (d->insn->group && !strncmp(d->insn->group, "XPHMG_", 6));
+    return is_xphmg_enc(d->insn, d->ienc);
 }
 
 /* A word goes into the test when it decodes to encoding en (so its fixed bits and
@@ -59,10 +69,14 @@ int main(int argc, char **argv)
 {
     isa_spec *specs[MAXS];
     unsigned n = 0;
-    bool csrs = false;
+    bool csrs = false, vinsns = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--vendor-csrs")) {
             csrs = true;
+            continue;
+        }
+        if (!strcmp(argv[i], "--vendor-insns")) {
+            vinsns = true;
             continue;
         }
         if (strcmp(argv[i], "-x") != 0 || i + 1 >= argc || n == MAXS) {
@@ -95,6 +109,19 @@ int main(int argc, char **argv)
             isa_free(specs[s]);
         return 0;
     }
+    if (vinsns) {
+        for (unsigned s = 0; s < n; s++)
+            for (unsigned i = 0; i < isa_instruction_count(specs[s]); i++) {
+                const isa_instruction *I = isa_instruction_at(specs[s], i);
+                bool x = false;
+                for (unsigned k = 0; k < I->encoding_count && !x; k++)
+                    x = is_xphmg_enc(I, &I->encodings[k]);
+                if (x) printf("%s\n", I->name);
+            }
+        for (unsigned s = 0; s < n; s++)
+            isa_free(specs[s]);
+        return 0;
+    }
     unsigned words = 0;
     printf("\t.text\n\t.globl\tallinsn\nallinsn:\n");
 #define EMIT(word)                                                                                 \
@@ -119,6 +146,13 @@ int main(int argc, char **argv)
                     for (unsigned f = 0; f < en->field_count; f++) {
                         static const uint64_t special[] = {0, 1, 2, 3, 255, UINT64_MAX};
                         const isa_field *fl = &en->fields[f];
+                        /* once per encoding, every value of a small field (rounding
+                         * mode, fence sets' halves...): GNU prints each differently */
+                        for (uint64_t val = 0; v == 2 && fl->width <= 3 && val < (1u << fl->width);
+                             val++) {
+                            uint64_t sw = w;
+                            if (isa_field_insert(fl, val, &sw) == ISA_OK) EMIT((uint32_t)sw);
+                        }
                         for (unsigned x = 0; x < sizeof special / sizeof special[0]; x++) {
                             uint64_t sw = w, val = special[x];
                             if (fl->width < 64) val &= (UINT64_C(1) << fl->width) - 1;

@@ -95,10 +95,27 @@ class Spec:
         for ins in self.insns:
             self.by_enc.setdefault(ins['enc']['name'], []).append(ins)
         self.order = sorted(self.encs.values(), key=lambda e: e['order'])
+        # X-21: the reference disassembler's narrower matches (encoding -> [(mask, match)])
+        self.ref_match = {}
+        rd = isa.find('ReferenceDisassembly')
+        for m in (rd.findall('ReferenceMatch') if rd is not None else []):
+            self.ref_match.setdefault(m.findtext('EncodingName'), []).append(
+                (num(m.find('Mask'), 16), num(m.find('Match'), 16)))
         self.regs = []
         rr = isa.find('Registers')
         for r in (rr if rr is not None else []):
             self.regs.append((r.findtext('Name'), num(r.find('Address'), 16), r.findtext('Unit')))
+
+    def reference_data(self, ins, word):
+        """X-21: whether the reference disassembler prints this decoded word as data."""
+        return any((word & m) != v for m, v in self.ref_match.get(ins['enc']['name'], []))
+
+    def reference_canonical(self, ins, word):
+        """X-21: the word with the bits the reference's narrower match fixes set to it."""
+        for m, v in self.ref_match.get(ins['enc']['name'], []):
+            extra = m & ~ins['enc']['mask']
+            word = (word & ~extra) | (v & extra)
+        return word
 
     # ---- decode (X-06, X-07, X-08)
     def decode(self, word, nbits):
