@@ -20,7 +20,7 @@
  * lockstep with the interpreter where lockstep goes with the other options (a test build
  * that checks every guest test; docs/sim.md, "Translator"). */
 #ifndef XPHMG_JIT_DEFAULT
-#define XPHMG_JIT_DEFAULT 0
+#define XPHMG_JIT_DEFAULT 1
 #endif
 #include "loader.h"
 #include "mem.h"
