@@ -297,6 +297,11 @@ static void test_packing(void **state)
     assert_true(num_pack_put(w, 4, NUM_FP16, 1, 0x3c00));
     assert_int_equal(w[2], 0x00);
     assert_int_equal(w[3], 0x3c);
+    /* every byte of a wide element is written, the low one included */
+    uint8_t h[2] = {0xaa, 0xaa};
+    assert_true(num_pack_put(h, 2, NUM_FP16, 0, 0x3c01));
+    assert_int_equal(h[0], 0x01);
+    assert_int_equal(h[1], 0x3c);
     assert_false(num_pack_put(w, 4, NUM_FP32, 1, 0));
     assert_false(num_pack_get(NULL, 4, NUM_FP32, 0, &b));
 }

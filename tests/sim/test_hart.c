@@ -345,6 +345,14 @@ static void unit_registration(void **state)
     static const hart_unit_insn base_op[] = {{XOP_ADD, toy_exec, HART_WR_X}};
     static const hart_unit grab_op = {"bad", NULL, 1, base_op, 0, NULL};
     assert_int_equal(hart_register_unit(f->h, &grab_op, &t), -1);
+    /* the hart's numbered CSR families end where the privileged spec ends them:
+     * mhpmcounter31 (0xb1f) is the hart's, 0xb20 is free for a unit */
+    static const hart_unit_csrs hpm_last[] = {{0xb1f, 0xb1f, toy_read, toy_write}};
+    static const hart_unit grab_hpm = {"bad", NULL, 0, NULL, 1, hpm_last};
+    assert_int_equal(hart_register_unit(f->h, &grab_hpm, &t), -1);
+    static const hart_unit_csrs past_hpm[] = {{0xb20, 0xb20, toy_read, toy_write}};
+    static const hart_unit free_csr = {"ok", NULL, 0, NULL, 1, past_hpm};
+    assert_int_equal(hart_register_unit(f->h, &free_csr, &t), 0);
 
     f->h->mtvec = BASE + 0x100;
     put32(f, BASE, ADDI_X1_X0_5);

@@ -4,7 +4,8 @@
  * illegal with TVM, wfi illegal with TW, a delegated S software interrupt taken in S
  * only once sstatus.SIE is set, the sstatus view of mstatus, and stvec's WARL MODE.
  * M handler: mcause -> s2, mepc -> s4, resumes in M at mscratch. S handler: scause ->
- * s6, sepc -> s8, clears sip.SSIP, resumes at sscratch with sret. Hand-derived values. */
+ * s6, sepc -> s8, stval -> s9, sstatus -> s10, clears sip.SSIP, resumes at sscratch
+ * with sret. Hand-derived values. */
 #include "xphmg_test.h"
 
 /* Runs code in mode `mpp` (0 = U, 1 = S); it must end by trapping to M. */
@@ -60,6 +61,24 @@ RVTEST_CODE_BEGIN
      * (direct) with the base kept; a0 = what reads back minus the base */
     TEST_CASE(24, a0, 1, la t1, shandler; ori t0, t1, 1; csrw stvec, t0; csrr a0, stvec; sub a0, a0, t1)
     TEST_CASE(25, a0, 0, la t1, shandler; ori t0, t1, 2; csrw stvec, t0; csrr a0, stvec; sub a0, a0, t1)
+    /* 26-28: an illegal instruction in U delegated to S (medeleg bit 2 only) writes
+     * stval with the instruction's bits (over an all-ones stval) and sets sstatus.SPP = 0
+     * (from U), SIE = 0, SPIE = the old SIE (over SPP = 1, SIE = 1): the S handler
+     * records stval -> s9, sstatus -> s10; sret returns to U, whose ecall reaches M */
+    la t1, shandler
+    csrw stvec, t1
+    li t0, 4
+    csrw medeleg, t0
+    li t0, -1
+    csrw stval, t0
+    li t0, 0x102
+    csrs mstatus, t0
+    la t0, 3f
+    csrw sscratch, t0
+    li s6, -1
+    IN_MODE(0, 26, s6, 2, .word 0xffffffff; 3: ecall)
+    TEST_CASE(27, s9, 0xffffffff, mv s9, s9)
+    TEST_CASE(28, a0, 0x20, li t0, 0x122; and a0, s10, t0; csrc mstatus, t0; csrw medeleg, x0)
     TEST_PASSFAIL
 
     .align 2
@@ -76,6 +95,8 @@ mhandler:
 shandler:
     csrr s6, scause
     csrr s8, sepc
+    csrr s9, stval
+    csrr s10, sstatus
     csrci sip, 2
     csrr t0, sscratch
     csrw sepc, t0
