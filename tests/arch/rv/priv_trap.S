@@ -61,6 +61,9 @@ RVTEST_CODE_BEGIN
      * instructions in. */
     TEST_CASE(30, a0, 0, la t0, 1f; csrw mscratch, t0; ecall; 1: la a1, lrsc_word; lr.d a2, (a1); sc.d a0, a2, (a1))
     TEST_CASE(31, a0, 1, la t0, 1f; csrw mscratch, t0; ecall; 1: la a1, lrsc_word; li t1, 2483; 2: addi t1, t1, -1; bnez t1, 2b; lr.d a2, (a1); li t1, 20; 3: addi t1, t1, -1; bnez t1, 3b; sc.d a0, a2, (a1))
+    /* 32: 0xb20, one past mhpmcounter31, is no CSR: a write without a read (csrw, rd =
+     * x0) is an illegal instruction like the read */
+    EXPECT_TRAP(32, 2, csrw 0xb20, a0)
     TEST_PASSFAIL
 
     .align 2
