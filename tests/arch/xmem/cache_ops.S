@@ -11,7 +11,7 @@
  *   makes lock overflow; partition = CLSMAP.CLn_WAYMASK; CCTL_SEL 5-7, class > 3 and
  *   funct7[6:3] != 0 illegal.
  * - stream: SPROF0-3 / STREAM_CTL written as csrw (WARL field masks), rs1 > 4 illegal.
- * REQ: XMEM-096 XMEM-097 XMEM-098 XMEM-099 XMEM-100 XMEM-089 XMEM-086 */
+ * REQ: XMEM-096 XMEM-097 XMEM-098 XMEM-099 XMEM-100 XMEM-089 XMEM-086 XMEM-124 */
 #include "lds_test.h"
 
 /* clang-format off */
