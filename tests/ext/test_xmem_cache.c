@@ -453,6 +453,24 @@ static void test_memctl_hints(void **state)
     xmem_cache_fini(&c);
 }
 
+/* 64 ways: the all-ways policy names every one of them (a 64-bit mask), so fills go
+ * on; hint bits above STREAM are counted nowhere and change nothing else. REQ: XMEM-089 */
+static void test_64_ways_and_hint_bits(void **state)
+{
+    (void)state;
+    xmem_cache c;
+    assert_int_equal(xmem_cache_init(&c, CAP_DEFAULT, PARAMS(64, 6)), 0);
+    assert_true(xmem_cache_pol_all(&c).waymask == ~UINT64_C(0));
+    xmem_cache_access(&c, 0x0, 8, false, 0);
+    assert_int_equal(c.st.fills, 1);
+    xmem_cache_pol before = c.pol;
+    xmem_cache_access(&c, 0x40, 8, false, 0xffu);
+    for (unsigned b = 0; b < 6; b++)
+        assert_int_equal(c.st.hinted[b], 1);
+    assert_memory_equal(&before, &c.pol, sizeof before);
+    xmem_cache_fini(&c);
+}
+
 /* fini leaves an empty model (no sets, no arrays) that a second fini leaves alone, and
  * a model without an L1 never allocated anything. */
 static void test_fini(void **state)
@@ -577,6 +595,7 @@ int main(void)
         cmocka_unit_test(test_masks_streams_nontemp),
         cmocka_unit_test(test_memctl_hints),
         cmocka_unit_test(test_replacement_details),
+        cmocka_unit_test(test_64_ways_and_hint_bits),
         cmocka_unit_test(test_fini),
         cmocka_unit_test(test_stat_order),
     };

@@ -451,6 +451,15 @@ static void test_predication(void **state)
         assert_true(f->log[i].ok);
     for (unsigned off = 0; off < 64; off += 4)
         if (off != 8 && off != 16) assert_int_equal(get(f, TAB + off, 4), 0xCCCCCCCC);
+    /* a masked element of a zeroing gather whose buffer slot is inaccessible: its zero
+     * write faults as a store (store access fault at the slot, SVFAULTI = 0) */
+    program(&c, TAB, SCL(2, 0, 0, 0, W32), 4, 0);
+    assert_true(cap_csr_write(&c, MODE, 0x80080008u));
+    run(f, &c, 0xA, HOLE, 4, &r);
+    assert_int_equal(r.status, XMEM_SVM_TRAP);
+    assert_true(r.fault_store);
+    assert_int_equal(r.tval, HOLE);
+    assert_int_equal(r.svfaulti, 0);
     test_free(f);
 }
 

@@ -104,14 +104,14 @@ void xmem_cache_pol_sprof(xmem_cache_pol *p, uint64_t sprof)
     p->nontemp = (sprof & CAP_XMEM_SPROF0_NT_POLICY_MASK) != 0;
 }
 
-/* REQ: XMEM-058 XMEM-089 XMEM-091 */
+/* REQ: XMEM-058 XMEM-089 */
 unsigned xmem_cache_memctl_hint(const xmem_cache_memctl *m)
 {
     return ((m->l1_hint & XMEM_MEMCTL_L1_STREAM) ? XMEM_HINT_STREAM : 0) |
            ((m->l1_hint & XMEM_MEMCTL_L1_NONTEMP) ? XMEM_HINT_NONTEMP : 0);
 }
 
-/* REQ: XMEM-058 XMEM-089 XMEM-091 */
+/* REQ: XMEM-058 XMEM-089 */
 void xmem_cache_pol_memctl(xmem_cache_pol *p, const xmem_cache *c, const xmem_cache_memctl *m,
                            uint64_t xmem_cap, uint64_t l1cfg)
 {
@@ -315,7 +315,7 @@ static size_t place(xmem_cache *c, uint64_t ln, bool *hit)
     return i;
 }
 
-/* REQ: XMEM-096 XMEM-089 XMEM-086 XMEM-058 */
+/* REQ: XMEM-089 XMEM-086 XMEM-058 */
 void xmem_cache_access(xmem_cache *c, uint64_t a, unsigned n, bool store, unsigned hint)
 {
     count_hints(c, hint);
@@ -355,7 +355,7 @@ void xmem_cache_stream(xmem_cache *c, uint64_t a, bool (*ok)(void *ctx, uint64_t
     }
 }
 
-/* REQ: XMEM-097 XMEM-098 */
+/* REQ: XMEM-098 */
 void xmem_cache_prefetch(xmem_cache *c, uint64_t a, uint64_t n, unsigned hint,
                          bool (*ok)(void *ctx, uint64_t line_addr), void *ctx)
 {

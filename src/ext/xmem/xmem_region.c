@@ -33,11 +33,14 @@ xmem_actor xmem_actor_of(const cap_snap *s, unsigned dom, unsigned sec)
 xmem_actor xmem_actor_from(uint64_t xcap, uint64_t descpol, uint64_t dom_csr, unsigned dom,
                            unsigned sec)
 {
+    /* REQ: XMEM-013 XMEM-036 (the domain) */
     if (dom == 0) dom = (unsigned)(dom_csr & CAP_XMEM_DOM_DOM_MASK);
     xmem_actor a;
     a.dom = dom ? dom : XMEM_DOM_CPU;
+    /* REQ: XMEM-114 XMEM-117 XMEM-061 (the security tag) */
     a.sec_dom = (xcap & CAP_XMEM_CAP_SEC_DOM_MASK) != 0;
     a.sec = a.sec_dom && sec <= SEC_MAX ? sec : 0;
+    /* REQ: XMEM-021 XMEM-027 XMEM-029 (STRICT_DOM) */
     a.strict = (descpol & CAP_XMEM_DESCPOL_STRICT_DOM_MASK) != 0;
     return a;
 }

@@ -185,7 +185,7 @@ void xmem_job_begin(void *ctx, const cap_snap *s, const uint8_t memctl[24])
     xmem_actor_begin(ctx, xmem_actor_of(s, memctl[XMEM_MC_DOM], memctl[XMEM_MC_SEC]));
 }
 
-/* REQ: XMEM-006 XMEM-119 XMEM-121 */
+/* REQ: XMEM-119 XMEM-121 */
 uint64_t xmem_job_end(void *ctx)
 {
     return xmem_actor_end(ctx) ? XMEM_EV_DMA_ERR : 0;
@@ -478,10 +478,12 @@ static void exec_compress(hart *h, void *ctx, const hart_insn *d, bool store)
     xmem_unit *u = ctx;
     cap_snap s;
     cap_snapshot(&u->cap->cap, &s);
+    /* REQ: XMEM-104 XMEM-105 (the trap without COMPRESS) */
     if (!(cap_snap_xmem(&s, XPHMG_CSR_CAP_XMEM_CAP) & CAP_XMEM_CAP_COMPRESS_MASK)) {
         hart_illegal(h, d);
         return;
     }
+    /* REQ: XMEM-103 XMEM-088 XMEM-138 (the compressed access) */
     uint64_t dst = hart_x(h, d->rs1), src = hart_x(h, d->rs2), lens = hart_x(h, d->rs3), bad;
     uint64_t n = (uint32_t)lens, cap = lens >> 32;
     unsigned rd = d->rd;

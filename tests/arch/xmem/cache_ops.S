@@ -11,7 +11,7 @@
  *   makes lock overflow; partition = CLSMAP.CLn_WAYMASK; CCTL_SEL 5-7, class > 3 and
  *   funct7[6:3] != 0 illegal.
  * - stream: SPROF0-3 / STREAM_CTL written as csrw (WARL field masks), rs1 > 4 illegal.
- * REQ: XMEM-096 XMEM-097 XMEM-098 XMEM-099 XMEM-100 XMEM-089 XMEM-086 */
+ * REQ: XMEM-096 XMEM-097 XMEM-098 XMEM-099 XMEM-100 XMEM-089 XMEM-086 XMEM-124 */
 #include "lds_test.h"
 
 /* clang-format off */
@@ -168,6 +168,11 @@ RVTEST_CODE_BEGIN
     csrr s7, 0xCC2
     sub s7, s7, s6
     TEST_CASE(49, s7, 1, nop)
+    /* xmem.ldg/stg are 8-byte accesses: the last 8 bytes of the LDS window work */
+    li s1, 0x1000FFF8
+    li t1, 0x0123456789ABCDEF
+    xmem_stg(t1, s1, 0)
+    TEST_CASE(50, a0, 0x0123456789ABCDEF, xmem_ldg(a0, s1, 0))
     TEST_PASSFAIL
     LDS_TRAP_HANDLER
 RVTEST_CODE_END
