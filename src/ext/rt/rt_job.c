@@ -1,7 +1,6 @@
 /* rt_job.c — the offload job of `xsubmit.rt` (semantics in rt_job.h, docs/rt.md). */
 #include "rt_job.h"
 
-#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -432,7 +431,7 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
 {
     stack_ent st[RT_JOB_STACK_DEPTH];
     unsigned sp = 0, visits = 0, nn = k->node8 ? 2 : 1;
-    float eps = k->eps ? ldexpf(1.0f, -(int)k->eps) : 0.0f;
+    float eps = rt_eps(k->eps);
     float tmin = p->r.tmin - eps, tmax_w = p->r.tmax + eps, tmax = tmax_w;
     uint64_t off = 0; /* the entry being visited: the root node */
     best->hit = false;
