@@ -1414,7 +1414,7 @@ static void run_careful(hart *h, int64_t n)
 bool hart_charge(hart *h, uint64_t units)
 {
     h->charged = units > UINT64_MAX - h->charged ? UINT64_MAX : h->charged + units;
-    if (!h->charging || h->budget_end == UINT64_MAX) return false;
+    if (!hart_charge_bounded(h)) return false;
     h->stop = true; /* the batch was sized without this work: let hart_run re-plan */
     /* Exhausted when this instruction (1) and everything charged cannot fit. */
     uint64_t used = h->instret + h->traps + 1;
@@ -1424,6 +1424,11 @@ bool hart_charge(hart *h, uint64_t units)
 void hart_set_charging(hart *h, bool on)
 {
     h->charging = on;
+}
+
+bool hart_charge_bounded(const hart *h)
+{
+    return h->charging && h->budget_end != UINT64_MAX;
 }
 
 static hart_run_result run_bounded(hart *h, uint64_t max_insns, uint64_t slice)

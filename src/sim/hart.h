@@ -316,6 +316,9 @@ bool hart_charge(hart *h, uint64_t units);
 /* Off by default (units are only counted, so a test can step a multi-element
  * instruction with hart_run(h, 1)); xphmg-sim turns it on. */
 void hart_set_charging(hart *h, bool on);
+/* Whether hart_charge can exhaust anything now: charging is on and a hart_run with a
+ * max_insns limit is in progress. */
+bool hart_charge_bounded(const hart *h);
 
 /* Traps (used by handlers and units). hart_raise sets up the trap and marks the current
  * instruction as not retired; the handler must return right after. */

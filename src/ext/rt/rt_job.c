@@ -1,12 +1,12 @@
 /* rt_job.c — the offload job of `xsubmit.rt` (semantics in rt_job.h, docs/rt.md). */
 #include "rt_job.h"
 
-#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "rt_leaf.h"
 #include "xmem_region.h"
 #include "xphmg_csr.h"
 
@@ -342,20 +342,7 @@ typedef struct {
     uint64_t bvh, tri_buf;
 } trav_cfg;
 
-typedef struct {
-    bool hit;
-    float t, u, v;
-    uint32_t prim;
-} trav_hit;
-
-/* The closest-hit rule: a hit replaces the best one when it is nearer, or as near with a
- * lower triangle index. */
-static bool take_hit(trav_hit *best, uint32_t prim, float t, float u, float v)
-{
-    if (best->hit && !(t < best->t || (t == best->t && prim < best->prim))) return false;
-    *best = (trav_hit){true, t, u, v, prim};
-    return true;
-}
+typedef rt_tri_hit trav_hit;
 
 /* Leaves with at most this many triangles are cached (the builder's BVH_MAX_LEAF). */
 #define LEAF_CACHE_MAX 8u
@@ -370,12 +357,9 @@ static bool leaf(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, uint64_t tr
     if (nc->ltag[li].gen == nc->gen && nc->ltag[li].addr == tr_addr) {
         const leaf_ent *le = &nc->leaf[li];
         if (!spend(c, le->count)) return false;
-        for (uint32_t i = 0; i < le->count; i++) {
-            float v[3][3], t, u, vv;
-            memcpy(v, le->tris + 36u * i, sizeof v);
-            if (!rt_tri_test_pre(p, v, k->cull, k->eps, &t, &u, &vv)) continue;
-            if (take_hit(best, le->first + i, t, u, vv) && k->any) return true;
-        }
+        rt_tri_src src = {le->tris, NULL, 0, RT_ELEM_FP32};
+        bool stopped;
+        rt_leaf_closest(&src, le->first, le->count, p, k->cull, k->eps, k->any, best, &stopped);
         return true;
     }
     /* Whether this leaf's fetches zero-filled anything (inv_miss is sticky in the job). */
@@ -385,13 +369,18 @@ static bool leaf(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, uint64_t tr
     bool done = false,
          ok = fetched(c, rt_fetch_trirange(&c->fetch, tr_addr, &tr)) && spend(c, tr.count);
     uint64_t base = k->tri_buf ? k->tri_buf : tr.base;
-    for (uint32_t i = 0; ok && !done && i < tr.count; i++) {
-        uint32_t prim = tr.first + i;
-        float v[3][3], t, u, vv;
-        ok = fetched(c, rt_fetch_tri(&c->fetch, base, prim, k->e, v));
-        if (ok && rt_tri_test_pre(p, v, k->cull, k->eps, &t, &u, &vv))
-            done = take_hit(best, prim, t, u, vv) && k->any;
-    }
+    rt_tri_src src = {NULL, &c->fetch, base, k->e};
+    /* Triangle indices are 32 bits in the job (the hit record's field): a run past
+     * UINT32_MAX continues at index 0, tested after the indices below the wrap. */
+    uint32_t below_wrap = tr.count;
+    if ((uint64_t)tr.first + tr.count > UINT32_MAX + UINT64_C(1))
+        below_wrap = (uint32_t)(UINT32_MAX + UINT64_C(1) - tr.first);
+    if (ok)
+        ok = fetched(c, rt_leaf_closest(&src, tr.first, below_wrap, p, k->cull, k->eps, k->any,
+                                        best, &done));
+    if (ok && !done && below_wrap < tr.count)
+        ok = fetched(c, rt_leaf_closest(&src, 0, tr.count - below_wrap, p, k->cull, k->eps, k->any,
+                                        best, &done));
     bool zeroed = c->fetch.inv_miss;
     c->fetch.inv_miss |= inv;
     if (!ok || done) return ok;
@@ -432,7 +421,7 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
 {
     stack_ent st[RT_JOB_STACK_DEPTH];
     unsigned sp = 0, visits = 0, nn = k->node8 ? 2 : 1;
-    float eps = k->eps ? ldexpf(1.0f, -(int)k->eps) : 0.0f;
+    float eps = rt_eps(k->eps);
     float tmin = p->r.tmin - eps, tmax_w = p->r.tmax + eps, tmax = tmax_w;
     uint64_t off = 0; /* the entry being visited: the root node */
     best->hit = false;

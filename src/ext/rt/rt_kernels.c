@@ -352,8 +352,10 @@ unsigned rt_node4w_slab(const rt_ray_pre *p, const rt_node4w *n, float tmin, flo
 /* 2^-e in binary32 (RNE): normal for e <= 126, subnormal to e = 149, 0 beyond (2^-150 is
  * the tie between 0 and 2^-149 and rounds to the even 0). */
 /* REQ: RT-014 RT-062 */
-static float eps_of(unsigned e)
+float rt_eps(unsigned eps_code)
 {
+    unsigned e = eps_code & 0xffu;
+    if (e == 0) return 0.0f;
     if (e <= 126) return u2f((127u - e) << 23);
     if (e <= 149) return u2f(1u << (149u - e));
     return 0.0f;
@@ -396,8 +398,7 @@ bool rt_tri_test_pre(const rt_ray_pre *p, const float v[3][3], bool cull_back, u
 
     double tt = (eu * (sz * a[kz]) + ev * (sz * b[kz]) + ew * (sz * c[kz])) / det;
     float tf = (float)tt; /* rounded once to binary32 (RNE) */
-    unsigned e = eps_code & 0xffu;
-    float eps = e ? eps_of(e) : 0.0f;
+    float eps = rt_eps(eps_code);
     float lo = r->tmin - eps, hi = r->tmax + eps;
     if (!(tf >= lo && tf <= hi)) return false;
     float uu = (float)(ev / det), vv = (float)(ew / det);

@@ -64,6 +64,8 @@ bool rt_box_test(const rt_ray *r, const rt_box *b, float *tnear, float *tfar);
  * (u, v) with hit point = (1-u-v) v0 + u v1 + v v2. */
 bool rt_tri_test(const rt_ray *r, const float v[3][3], bool cull_back, unsigned eps_code, float *t,
                  float *u, float *v_out);
+/* The tolerance 2^-e of eps_code e (its low 8 bits; 0 = none: 0.0f), in binary32. */
+float rt_eps(unsigned eps_code);
 
 /* BVHNode4 (errata Q-67): 64 bytes; four children with binary16 boxes, 24-bit child
  * indices (16-byte units from the BVH base) and 2-bit kinds. */

@@ -65,7 +65,7 @@ static void complete_oldest(hart *h, rt_unit *u)
     jd.lanes_off = job.lanes_off;
     /* Work is charged only to a bounded run; such a job runs on one host thread, so the
      * budget runs out at the same ray whatever --rt-threads says (errata P-300). */
-    bool bounded = h->charging && h->budget_end != UINT64_MAX;
+    bool bounded = hart_charge_bounded(h);
     rt_job_mem m = {h, hart_quiet_load, hart_quiet_store, ram_map, bounded ? charge_job : NULL};
     rt_job_result r;
     if (u->policy.begin) u->policy.begin(u->policy.ctx, &job.snap, jd.memctl);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rt_fetch.h"
+#include "rt_leaf.h"
 #include "xcsr.h"
 #include "xphmg_csr.h"
 
@@ -388,25 +389,26 @@ static void exec_tri(hart *h, void *ctx, const hart_insn *d)
     if (!fetched(h, u, &c.x, rt_fetch_trirange(&c.x.f, tr_addr, &tr))) return;
     unsigned eps = eps_ctl ? (unsigned)FIELD(u->rtconf2, RTCONF2_EPS_SCALE)
                            : (unsigned)FIELD(u->rtcfg, RTCFG_EPS_DFLT);
-    bool hit = false;
-    uint64_t prim = 0;
-    float bt = 0, bu = 0, bv = 0;
-    for (uint32_t k = 0; k < tr.count; k++) {
+    rt_tri_hit best = {.hit = false};
+    rt_tri_src src = {NULL, &c.x.f, tr.base, e};
+    int mode = rt_rne_enter();
+    rt_ray_pre p;
+    rt_ray_prepare(&c.ray, &p);
+    rt_rne_leave(mode);
+    for (uint32_t k = 0; k < tr.count; k += RT_TRI_CHARGE_CHUNK) {
         /* One unit per triangle (P-300), charged per chunk before testing it. */
-        if (k % RT_TRI_CHARGE_CHUNK == 0 &&
-            hart_charge(h, tr.count - k < RT_TRI_CHARGE_CHUNK ? tr.count - k : RT_TRI_CHARGE_CHUNK))
-            return;
-        uint64_t idx = (uint64_t)tr.first + k;
-        float v[3][3], t, uu, vv;
-        if (!fetched(h, u, &c.x, rt_fetch_tri(&c.x.f, tr.base, idx, e, v))) return;
-        if (rt_tri_test(&c.ray, v, flags & F_BIT0, eps, &t, &uu, &vv) && (!hit || t < bt)) {
-            hit = true; /* strictly closer only: ties keep the lowest index */
-            prim = idx;
-            bt = t;
-            bu = uu;
-            bv = vv;
-        }
+        uint32_t n = tr.count - k < RT_TRI_CHARGE_CHUNK ? tr.count - k : RT_TRI_CHARGE_CHUNK;
+        if (hart_charge(h, n)) return;
+        bool stopped;
+        mode = rt_rne_enter();
+        rt_fetch_status st = rt_leaf_closest(&src, (uint64_t)tr.first + k, n, &p, flags & F_BIT0,
+                                             eps, false, &best, &stopped);
+        rt_rne_leave(mode);
+        if (!fetched(h, u, &c.x, st)) return;
     }
+    bool hit = best.hit;
+    uint64_t prim = best.prim;
+    float bt = best.t, bu = best.u, bv = best.v;
     num_flags f = 0;
     uint64_t res = 0, uv = 0;
     if (hit) {

@@ -13,9 +13,6 @@
 #include "xmem_xdl.h"
 #include "xphmg_csr.h"
 
-/* PBANK values the encoding allows (funct7[2:0]); banks >= 4 are illegal (XML, Q-36). */
-#define XMEM_SVM_PBANK_MAX 4u
-
 /* REQ: XMEM-066 XMEM-077 */
 static bool csr_read(hart *h, void *ctx, uint32_t a, uint64_t *v)
 {
@@ -79,8 +76,9 @@ static void exec_svm(hart *h, void *ctx, const hart_insn *d)
     xmem_unit *u = ctx;
     unsigned pbank = (unsigned)((uint64_t)d->imm & 7);
     /* Bank 0 is the implied all-ones predicate (CAP 2.3 #2/#3) even without PMASK; any
-     * other bank must exist in the profile and be < 4 (errata Q-36). */
-    if (pbank != 0 && (pbank >= XMEM_SVM_PBANK_MAX || !pmask_bank_valid(&u->pmask->pm, pbank))) {
+     * other bank must exist in the profile (PMASK caps banks at PMASK_MAX_BANKS, so the
+     * encoding's values 4-7 are illegal too, errata Q-36). */
+    if (pbank != 0 && !pmask_bank_valid(&u->pmask->pm, pbank)) {
         hart_illegal(h, d);
         return;
     }

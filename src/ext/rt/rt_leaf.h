@@ -1,0 +1,43 @@
+/* rt_leaf.h — the closest hit over the triangles of one TriRange: the loop that rt.tri
+ * (rt_unit.c) and the offload traversal's leaves (rt_job.c) share (errata Q-68, Q-74).
+ *
+ * Triangles are tested in index order with rt_tri_test_pre, so the caller brackets the
+ * call with rt_rne_enter()/rt_rne_leave(). Charging for the triangles and turning a failed
+ * fetch into a trap or a job fault stay with the caller. */
+#ifndef XPHMG_EXT_RT_LEAF_H
+#define XPHMG_EXT_RT_LEAF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "rt_fetch.h"
+#include "rt_kernels.h"
+
+/* The closest hit so far (hit false: none yet). */
+typedef struct {
+    bool hit;
+    float t, u, v;
+    uint64_t prim;
+} rt_tri_hit;
+
+/* Where the triangles come from: read in place from mem (binary32, 36 bytes each, mem
+ * pointing at the run's first triangle, which the caller fetched before without a fault
+ * or zero fill) when mem is non-NULL; otherwise fetched through f, triangle i at
+ * base + i * (its size in element format e). */
+typedef struct {
+    const uint8_t *mem;
+    rt_fetch *f;
+    uint64_t base;
+    rt_elem e;
+} rt_tri_src;
+
+/* Tests triangles first .. first + count - 1 of src against the prepared ray p (culling
+ * back faces with cull_back, tolerance code eps_code) and keeps the closest hit in *best:
+ * a hit replaces it when nearer, or as near with a lower triangle index. With any, stops
+ * at the first hit taken (*stopped true). Returns RT_FETCH_OK, or the status of the first
+ * fetch that failed (the triangles before it are tested, none after). */
+rt_fetch_status rt_leaf_closest(const rt_tri_src *src, uint64_t first, uint32_t count,
+                                const rt_ray_pre *p, bool cull_back, unsigned eps_code, bool any,
+                                rt_tri_hit *best, bool *stopped);
+
+#endif
