@@ -68,7 +68,8 @@ MODULES = {
               "src/ext/xmem/xmem_unit.c", "src/ext/xmem/xmem_xdl.c"], None,
              r"^(ext_xmem_.*|arch\.xmem\..*|example_(svmem|handoff))$"),
     "rt": (["src/ext/rt/rt_encode.c", "src/ext/rt/rt_fetch.c", "src/ext/rt/rt_job.c",
-            "src/ext/rt/rt_kernels.c", "src/ext/rt/rt_offload.c", "src/ext/rt/rt_unit.c"],
+            "src/ext/rt/rt_kernels.c", "src/ext/rt/rt_leaf.c", "src/ext/rt/rt_offload.c",
+            "src/ext/rt/rt_unit.c"],
            None,
            # the RT unit, kernel, job and guest tests, the BVH tests that run jobs, the
            # accuracy sample and the examples whose images or hits the kernels decide
