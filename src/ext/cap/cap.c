@@ -17,7 +17,7 @@
     (CAP_PREC_STAT_UNSUP_FMT_MASK | CAP_PREC_STAT_SAT_HIT_MASK | CAP_PREC_STAT_FTZ_HIT_MASK |      \
      CAP_PREC_STAT_DOWNCAST_TAKEN_MASK)
 
-/* REQ: CAP-033 CAP-034 CAP-035 CAP-039 */
+/* REQ: CAP-033 CAP-034 CAP-035 CAP-038 CAP-039 */
 bool cap_csr_in_window(uint32_t addr)
 {
     return addr >= CAP_CSR_LO && addr <= CAP_CSR_HI;
@@ -31,7 +31,7 @@ static uint64_t rd(const cap_state *c, uint32_t a)
 
 /* Fields tied to an XMEM feature that CAP.XMEM.CAP reports absent read zero and ignore
  * writes (CAP 4.6 #2, errata XMEM Q-38). */
-/* REQ: CAP-133 CAP-135 */
+/* REQ: CAP-133 CAP-135 CAP-140 */
 static uint64_t xmem_gated(const cap_state *c, uint32_t a)
 {
     uint64_t cap = rd(c, XPHMG_CSR_CAP_XMEM_CAP);
@@ -74,7 +74,7 @@ static uint64_t xmem_gated(const cap_state *c, uint32_t a)
 /* Precision fields whose capability the profile lacks read zero and ignore writes
  * (CAP 5.2.3, errata P-178): all of ALT without any ALT format, the quantization fields
  * without any quantized integer format. */
-/* REQ: CAP-010 CAP-153 */
+/* REQ: CAP-010 CAP-097 CAP-153 */
 static uint64_t prec_gated(const cap_state *c, uint32_t a)
 {
     uint64_t intq = rd(c, XPHMG_CSR_CAP_PREC_INTQ);
@@ -249,7 +249,7 @@ void cap_reset(cap_state *c, const cap_profile *prof)
     recompute(c); /* the reset state is applied (errata Q-32) */
 }
 
-/* REQ: CAP-052 CAP-053 CAP-065 CAP-069 CAP-070 */
+/* REQ: CAP-051 CAP-052 CAP-053 CAP-065 CAP-069 CAP-070 */
 bool cap_prof_select(cap_state *c, unsigned idx)
 {
     uint64_t sup = rd(c, XPHMG_CSR_CAP_PROF_SUP);
@@ -281,8 +281,8 @@ bool cap_csr_read(const cap_state *c, uint32_t addr, uint64_t *val)
     return true;
 }
 
-/* REQ: CAP-036 CAP-041 CAP-042 CAP-045 CAP-046 CAP-055 CAP-063 CAP-073 CAP-081 CAP-082
- * REQ: CAP-129 CAP-132 CAP-138 CAP-145 CAP-164 */
+/* REQ: CAP-036 CAP-041 CAP-042 CAP-045 CAP-046 CAP-055 CAP-063 CAP-073 CAP-076 CAP-081
+ * REQ: CAP-082 CAP-129 CAP-132 CAP-138 CAP-145 CAP-164 */
 bool cap_csr_write(cap_state *c, uint32_t addr, uint64_t val)
 {
     if (addr == CAP_CSR_PROF_SEL) {
