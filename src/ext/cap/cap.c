@@ -199,6 +199,7 @@ static void recompute(cap_state *c)
         e_zp = (GET(a, CAP_PREC_ALT_ZP) + GET(a, CAP_PREC_ALT_ZP_OFFS)) & 0xff;
     }
     /* REQ: CAP-078 CAP-110 CAP-112 CAP-113 CAP-117 CAP-118 CAP-119 CAP-120 */
+    /* REQ: CAP-148 */
     bool sae = GET(b, CAP_PREC_MODE_SAE_DEF) | GET(b, CAP_PREC_MODE_SAE);
 
     uint64_t s = rd(c, XPHMG_CSR_CAP_PREC_STAT) & (STAT_STICKY & ~CAP_PREC_STAT_UNSUP_FMT_MASK);
@@ -302,6 +303,7 @@ bool cap_csr_write(cap_state *c, uint32_t addr, uint64_t val)
     nv &= ~(val & r->w1c & ~g); /* W1C: a 1 clears (CAP 4 rule 3, errata Q-84) */
     switch (addr) {
     /* REQ: CAP-043 CAP-045 CAP-084 CAP-098 CAP-116 CAP-120 CAP-126 */
+    /* REQ: CAP-156 */
     case XPHMG_CSR_CAP_PREC_MODE:
         *p = nv & ~CAP_PREC_MODE_APPLY0_MASK; /* APPLY0 reads 0 */
         c->mode_asked_absent |= (val & g & r->defined) != 0;
@@ -323,7 +325,7 @@ bool cap_csr_write(cap_state *c, uint32_t addr, uint64_t val)
         }
         return true;
     default:
-        /* REQ: CAP-010 CAP-041 CAP-042 CAP-132 */
+        /* REQ: CAP-010 CAP-041 CAP-042 CAP-132 CAP-134 */
         *p = xmem_warl(addr, nv);
         return true;
     }
