@@ -339,7 +339,8 @@ apply:
 
 /* ---- Snapshot, flags, traps ---- */
 
-/* REQ: CAP-003 CAP-004 CAP-006 CAP-008 CAP-085 CAP-087 CAP-092 CAP-093 CAP-094 CAP-112 */
+/* REQ: CAP-003 CAP-004 CAP-006 CAP-008 CAP-085 CAP-087 CAP-092 CAP-093 CAP-094 CAP-112
+ * REQ: CAP-147 (the one mapping of EFF onto the numeric engine, for every domain) */
 void cap_snapshot(const cap_state *c, cap_snap *s)
 {
     uint64_t st = rd(c, XPHMG_CSR_CAP_PREC_STAT);
