@@ -24,7 +24,8 @@ docs/mutation-equivalent.tsv lists it with an argument.
 Deterministic: the mutants of a module are enumerated in source order and sampled with
 random.Random(seed). Resumable: every result is appended to WORK/state.jsonl keyed by the
 mutant id and a hash of its function's text, so a rerun skips what is done and redoes a
-mutant whose function changed. The source tree
+mutant whose function changed, or whose requirement ids changed (its tests are chosen by
+them). The source tree
 is never modified: mutants are applied to a copy under WORK/src, built in WORK/build.
 
 Usage: scripts/mutate.py [--modules cap,pmask,num] [--max-per-module N] [--seed S]
@@ -439,6 +440,14 @@ def load_state(path):
     return state
 
 
+def current(state, m):
+    """m's record, unless it ran for other requirement ids than m names now (an annotation
+    changed while the function did not): its tests were chosen by those ids, so it is
+    redone."""
+    r = state.get((m["id"], m["fhash"]))
+    return r if r and r.get("ids", m["ids"]) == m["ids"] else None
+
+
 def write_report(report_dir, selected, state, eq, modules, args, total_by_module):
     """One file per module run, docs/mutation/<module>.tsv, so campaigns over different
     modules (on different branches) never touch the same report."""
@@ -453,7 +462,7 @@ def write_module_report(path, selected, state, eq, mod, args, total):
     rows, summary = [], {}
     selected = sorted(selected, key=lambda m: (m["file"], m["line"], m["id"]))
     for m in selected:
-        r = state.get((m["id"], m["fhash"]))
+        r = current(state, m)
         status = "equivalent" if m["id"] in eq else (r["status"] if r else "pending")
         summary[status] = summary.get(status, 0) + 1
         rows.append("\t".join([
@@ -476,7 +485,7 @@ def write_module_report(path, selected, state, eq, mod, args, total):
         # killed, and which survived them.
         per = {}
         for m in selected:
-            r = state.get((m["id"], m["fhash"]))
+            r = current(state, m)
             if m["id"] in eq or not r or r["status"] in ("stillborn", "pending"):
                 continue
             for rid in m["ids"]:
@@ -604,7 +613,7 @@ def main():
     # Baseline: every test a mutant will run passes on the unmutated tree.
     needed = set()
     for m in selected:
-        if m["id"] in eq or (m["id"], m["fhash"]) in state:
+        if m["id"] in eq or current(state, m):
             continue
         if not m["ids"]:
             fb = MODULES[m["module"]][2]
@@ -622,7 +631,7 @@ def main():
     done = 0
     for m in selected:
         key = (m["id"], m["fhash"])
-        if m["id"] in eq or key in state:
+        if m["id"] in eq or current(state, m):
             continue
         if args.time_limit and time.time() - start > args.time_limit:
             print("time limit reached; rerun to resume", file=sys.stderr)
@@ -658,7 +667,7 @@ def main():
         finally:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(orig)
-        rec.update({"id": m["id"], "srchash": m["fhash"], "secs": round(time.time() - t_mut, 1)})
+        rec.update({"id": m["id"], "srchash": m["fhash"], "ids": m["ids"], "secs": round(time.time() - t_mut, 1)})
         state[key] = rec
         with open(state_path, "a", encoding="utf-8") as f:
             f.write(json.dumps(rec) + "\n")

@@ -137,7 +137,8 @@ int num_policy_int_fmt(const num_policy *pol, unsigned bits)
     return num_fmt_int(bits, pol && pol->uns);
 }
 
-/* REQ: CAP-124 CAP-128 */
+/* EXC.EN bits 4:0 are the fflags bits NV..NX (CAP-079); EFF_SAE is SAE_DEF | SAE. */
+/* REQ: CAP-079 CAP-086 CAP-124 CAP-128 */
 num_flags num_trap_pending(num_flags flags, uint32_t exc_en, bool sae)
 {
     if (sae) return 0;

@@ -180,6 +180,11 @@ static void test_ro_ignore_writes(void **state)
     }
     /* The capability descriptors do not alter the policy: STAT is unchanged. */
     assert_int_equal(r(STAT), 0x04000000);
+    /* The discovery image holds CAP's descriptors only: nothing outside 0x7C0-0x7F7. */
+    assert_int_equal(cap_discovery(&C, 0x7C0), 0x50484D47);
+    assert_int_equal(cap_discovery(&C, 0x7BF), 0);
+    assert_int_equal(cap_discovery(&C, 0x7F8), 0);
+    assert_int_equal(cap_discovery(&C, 0xBC0), 0);
 }
 
 /* Unassigned addresses in the window read zero and ignore writes, and so does the whole
@@ -289,6 +294,27 @@ static void test_examples_6_1_6_2(void **state)
     uint64_t s = r(STAT);
     /* EFF_PET 8 (E4M3), EW 8 (00), ACCW FP16 (01), ALT_EN, SAT, MIXED (bit 35) */
     assert_int_equal(s, UINT64_C(0x881C00000));
+}
+
+/* PET's unified type codes (errata Q-17) name the engine's formats, integers signed or
+ * unsigned by UNS; the reserved codes 6, 7, 13, 14 and 15 (xcvt's "effective PET") name
+ * none. REQ: CAP-089 */
+static void test_type_codes(void **state)
+{
+    (void)state;
+    assert_int_equal(cap_type_fmt(0, false), NUM_FP16);
+    assert_int_equal(cap_type_fmt(1, false), NUM_FP32);
+    assert_int_equal(cap_type_fmt(2, false), NUM_BF16);
+    assert_int_equal(cap_type_fmt(3, false), NUM_I8);
+    assert_int_equal(cap_type_fmt(3, true), NUM_U8);
+    assert_int_equal(cap_type_fmt(5, false), NUM_I32);
+    assert_int_equal(cap_type_fmt(8, false), NUM_E4M3);
+    assert_int_equal(cap_type_fmt(11, true), NUM_U2);
+    const unsigned reserved[] = {6, 7, 13, 14, 15, 16};
+    for (unsigned i = 0; i < sizeof reserved / sizeof reserved[0]; i++) {
+        assert_int_equal(cap_type_fmt(reserved[i], false), -1);
+        assert_int_equal(cap_type_fmt(reserved[i], true), -1);
+    }
 }
 
 /* ALT mapping table and the forced packing. REQ: CAP-105 */
@@ -571,7 +597,8 @@ static void test_snapshot_xmem(void **state)
 }
 
 /* XMEM: feature-gated fields, WARL legal sets, no APPLY, EVENTS. REQ: CAP-133 CAP-134
- * REQ: CAP-132 CAP-146 CAP-140 CAP-141 CAP-142 */
+ * REQ: CAP-132 CAP-146 CAP-140 CAP-141 CAP-142
+ * REQ: CAP-135 (which CAP.XMEM.CAP feature bit gates which fields) */
 static void test_xmem(void **state)
 {
     (void)state;
@@ -1545,6 +1572,7 @@ int main(void)
         cmocka_unit_test_setup(test_apply, setup),
         cmocka_unit_test_setup(test_examples_6_1_6_2, setup),
         cmocka_unit_test_setup(test_alt_mapping, setup),
+        cmocka_unit_test(test_type_codes),
         cmocka_unit_test_setup(test_alt_inherit, setup),
         cmocka_unit_test_setup(test_zero_point, setup),
         cmocka_unit_test_setup(test_unsupported, setup),

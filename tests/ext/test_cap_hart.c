@@ -391,6 +391,24 @@ static void test_xcvt_osae_hart(void **state)
     down(&r);
 }
 
+/* The units work as attached, before any hart reset: with the default CAP.PMASK.CAP
+ * (0x17: present, four banks, bank 0 all-ones) pmask0 reads all-ones and pmask1 keeps
+ * what is written, through Zicsr and without a trap. REQ: CAP-059 */
+static void test_pmask_attached(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    const uint32_t prog[] = {CSRRS(A0, 0x800, 0), CSRRW(0, 0x801, A1), CSRRS(A2, 0x801, 0)};
+    load(&r, prog, 3);
+    r.h->x[A1] = 0x5A5A;
+    hart_run(r.h, 3);
+    assert_int_equal(r.h->traps, 0);
+    assert_int_equal(r.h->x[A0], ~UINT64_C(0));
+    assert_int_equal(r.h->x[A2], 0x5A5A);
+    down(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -399,6 +417,7 @@ int main(void)
         cmocka_unit_test(test_attach_frees),   cmocka_unit_test(test_attach_oom),
         cmocka_unit_test(test_profile),        cmocka_unit_test(test_prof_sel_boundary),
         cmocka_unit_test(test_prof_sel_umode), cmocka_unit_test(test_xcvt_osae_hart),
+        cmocka_unit_test(test_pmask_attached),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

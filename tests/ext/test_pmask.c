@@ -107,7 +107,7 @@ static void test_profiles(void **state)
     assert_false(pmask_bank_valid(&p, 0));
 }
 
-/* ZMODE: merge keeps the old element, zero writes 0. REQ: CAP-030 CAP-031 */
+/* ZMODE: merge keeps the old element, zero writes 0. REQ: CAP-030 CAP-031 CAP-095 */
 static void test_zmode(void **state)
 {
     (void)state;
@@ -120,12 +120,18 @@ static void test_zmode(void **state)
     assert_int_equal(pmask_zmode_packed(0x5, false, old, res, 8), 0x1111111111221122);
     assert_int_equal(pmask_zmode_packed(0x5, true, old, res, 8), 0x0000000000220022);
     assert_int_equal(pmask_zmode_packed(1, true, old, res, 64), res);
+    /* a 64-bit element is taken whole, its bit 0 included */
+    assert_int_equal(pmask_zmode_packed(1, false, 0, UINT64_C(0x2222222222222223), 64),
+                     UINT64_C(0x2222222222222223));
     assert_int_equal(pmask_zmode_packed(0, false, old, res, 64), old);
     assert_int_equal(pmask_zmode_packed(~UINT64_C(0), true, old, res, 2), res);
     /* one-bit elements: all 64 predicate bits count, bit 63 included */
     assert_int_equal(pmask_zmode_packed(UINT64_C(0x8000000000000001), false, 0, ~UINT64_C(0), 1),
                      UINT64_C(0x8000000000000001));
     assert_int_equal(pmask_zmode_packed(0x6, true, ~UINT64_C(0), ~UINT64_C(0), 1), 0x6);
+    /* predicate bits beyond the element count select nothing */
+    assert_int_equal(pmask_zmode_packed(0x100, false, old, res, 8), old);
+    assert_int_equal(pmask_zmode_packed(0x10, false, old, res, 16), old);
     assert_int_equal(pmask_zmode_packed(1, true, old, res, 3), old); /* bad width */
 }
 

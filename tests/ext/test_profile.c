@@ -108,7 +108,8 @@ static void expect_error(const char *yaml, const char *needle)
 }
 
 /* Inconsistent profiles are refused: BANK0_ALLONES must be 1 with PMASK_PRESENT, PROF.*
- * only with HAS_PROFILES, at least four tiers (P-181). REQ: CAP-061 CAP-054 CAP-016 */
+ * only with HAS_PROFILES, at least four tiers (P-181). REQ: CAP-061 CAP-054 CAP-016
+ * REQ: CAP-049 */
 static void test_bad_input(void **state)
 {
     (void)state;
@@ -138,6 +139,7 @@ static void test_bad_input(void **state)
     expect_error(HDR "csrs:\n  cap_feat0: {BINDLESS: 2}\n", "does not fit in 1 bits");
     expect_error(HDR "csrs:\n  cap_feat0: {BINDLESS: 1, BINDLESS: 0}\n", "given twice");
     expect_error(HDR "csrs:\n  cap_feat0: 1\n  cap_feat0: 1\n", "given twice");
+    expect_error(HDR "csrs:\n  cap_feat0: 1\ncsrs:\n  cap_feat1: 1\n", "'csrs' given twice");
     expect_error(HDR "csrs:\n  cap_prof_cur: 1\n", "HAS_PROFILES=0");
     expect_error(HDR "csrs:\n  cap_flags: 2\n  cap_prof_cur: 1\n  cap_prof_sup: 1\n",
                  "not in cap_prof_sup");
@@ -260,6 +262,7 @@ static void test_parse_frees(void **state)
         "xphmg-profile: 1\nname: x\ncsrs:\n  cap_prec_alu: 0x1g\n",   /* refused by a value */
         "xphmg-profile: 1\nname: &a x\ncsrs: *a\n",                   /* refused by shape */
         "xphmg-profile: [1\n",                                        /* not YAML */
+        "xphmg-profile: 1\n---\nname: y\n", /* refused: a second document */
     };
     char err[256];
     for (size_t i = 0; i < sizeof yaml / sizeof yaml[0]; i++) {

@@ -176,6 +176,21 @@ static void test_ftz(void **state)
     cv(NUM_I8, NUM_FP32, 0x00000001, &q, 1, DC | NUM_NX);
 }
 
+/* A value is held in the low num_fmt_bits bits of its uint32_t: higher input bits are
+ * ignored (num.h), and a 32-bit format uses all 32. */
+static void test_input_width(void **state)
+{
+    (void)state;
+    num_policy p = num_policy_default();
+    cv(NUM_FP32, NUM_I8, 0xffffff05, &p, 0x40a00000, 0);   /* 5 */
+    cv(NUM_FP32, NUM_I8, 0x00000185, &p, 0xc2f60000, 0);   /* 0x85 = -123 */
+    cv(NUM_FP32, NUM_FP16, 0xffff3c00, &p, 0x3f800000, 0); /* 1.0 */
+    assert_true(num_to_double(NUM_FP32, 0x3f800000) == 1.0);
+    assert_true(num_to_double(NUM_FP32, 0xc0200000) == -2.5);
+    assert_true(num_to_double(NUM_FP16, 0xffff3c00) == 1.0);
+    assert_true(num_to_double(NUM_I8, 0x1fb) == -5.0);
+}
+
 /* REQ: CAP-085 CAP-092 */
 static void test_int_conversions(void **state)
 {
@@ -463,6 +478,7 @@ int main(void)
         cmocka_unit_test(test_fp8),
         cmocka_unit_test(test_nan_policies),
         cmocka_unit_test(test_ftz),
+        cmocka_unit_test(test_input_width),
         cmocka_unit_test(test_int_conversions),
         cmocka_unit_test(test_quantization),
         cmocka_unit_test(test_packing),

@@ -17,7 +17,7 @@
     (CAP_PREC_STAT_UNSUP_FMT_MASK | CAP_PREC_STAT_SAT_HIT_MASK | CAP_PREC_STAT_FTZ_HIT_MASK |      \
      CAP_PREC_STAT_DOWNCAST_TAKEN_MASK)
 
-/* REQ: CAP-033 CAP-034 CAP-035 CAP-039 */
+/* REQ: CAP-033 CAP-034 CAP-035 CAP-038 CAP-039 */
 bool cap_csr_in_window(uint32_t addr)
 {
     return addr >= CAP_CSR_LO && addr <= CAP_CSR_HI;
@@ -31,7 +31,7 @@ static uint64_t rd(const cap_state *c, uint32_t a)
 
 /* Fields tied to an XMEM feature that CAP.XMEM.CAP reports absent read zero and ignore
  * writes (CAP 4.6 #2, errata XMEM Q-38). */
-/* REQ: CAP-133 */
+/* REQ: CAP-133 CAP-135 CAP-140 */
 static uint64_t xmem_gated(const cap_state *c, uint32_t a)
 {
     uint64_t cap = rd(c, XPHMG_CSR_CAP_XMEM_CAP);
@@ -74,7 +74,7 @@ static uint64_t xmem_gated(const cap_state *c, uint32_t a)
 /* Precision fields whose capability the profile lacks read zero and ignore writes
  * (CAP 5.2.3, errata P-178): all of ALT without any ALT format, the quantization fields
  * without any quantized integer format. */
-/* REQ: CAP-010 CAP-153 */
+/* REQ: CAP-010 CAP-097 CAP-153 */
 static uint64_t prec_gated(const cap_state *c, uint32_t a)
 {
     uint64_t intq = rd(c, XPHMG_CSR_CAP_PREC_INTQ);
@@ -102,7 +102,7 @@ static uint64_t gated(const cap_state *c, uint32_t a)
 }
 
 /* WARL fields with a stated legal set (errata Q-11, XMEM Q-39). */
-/* REQ: CAP-010 CAP-146 */
+/* REQ: CAP-010 CAP-145 CAP-146 */
 static uint64_t xmem_warl(uint32_t a, uint64_t v)
 {
     switch (a) {
@@ -134,7 +134,7 @@ static unsigned alt_pet(unsigned fmt)
     return fmt < 6 ? map[fmt] : 0;
 }
 
-/* REQ: CAP-011 CAP-114 CAP-154 */
+/* REQ: CAP-011 CAP-083 CAP-114 CAP-154 */
 static void recompute(cap_state *c)
 {
     uint64_t cap = rd(c, XPHMG_CSR_CAP_PREC_CAP), intq = rd(c, XPHMG_CSR_CAP_PREC_INTQ);
@@ -199,6 +199,7 @@ static void recompute(cap_state *c)
         e_zp = (GET(a, CAP_PREC_ALT_ZP) + GET(a, CAP_PREC_ALT_ZP_OFFS)) & 0xff;
     }
     /* REQ: CAP-078 CAP-110 CAP-112 CAP-113 CAP-117 CAP-118 CAP-119 CAP-120 */
+    /* REQ: CAP-148 */
     bool sae = GET(b, CAP_PREC_MODE_SAE_DEF) | GET(b, CAP_PREC_MODE_SAE);
 
     uint64_t s = rd(c, XPHMG_CSR_CAP_PREC_STAT) & (STAT_STICKY & ~CAP_PREC_STAT_UNSUP_FMT_MASK);
@@ -228,7 +229,7 @@ static void recompute(cap_state *c)
 
 /* ---- Reset, read, write ---- */
 
-/* REQ: CAP-122 CAP-159 CAP-160 CAP-161 CAP-163 */
+/* REQ: CAP-047 CAP-048 CAP-122 CAP-159 CAP-160 CAP-161 CAP-163 */
 void cap_reset(cap_state *c, const cap_profile *prof)
 {
     memset(c, 0, sizeof *c);
@@ -249,7 +250,7 @@ void cap_reset(cap_state *c, const cap_profile *prof)
     recompute(c); /* the reset state is applied (errata Q-32) */
 }
 
-/* REQ: CAP-065 CAP-069 CAP-070 */
+/* REQ: CAP-051 CAP-052 CAP-053 CAP-065 CAP-069 CAP-070 */
 bool cap_prof_select(cap_state *c, unsigned idx)
 {
     uint64_t sup = rd(c, XPHMG_CSR_CAP_PROF_SUP);
@@ -264,7 +265,7 @@ bool cap_prof_select(cap_state *c, unsigned idx)
     return true;
 }
 
-/* REQ: CAP-034 CAP-056 CAP-077 CAP-164 */
+/* REQ: CAP-018 CAP-034 CAP-036 CAP-056 CAP-077 CAP-082 CAP-129 CAP-164 */
 bool cap_csr_read(const cap_state *c, uint32_t addr, uint64_t *val)
 {
     if (addr == CAP_CSR_PROF_SEL) {
@@ -281,7 +282,8 @@ bool cap_csr_read(const cap_state *c, uint32_t addr, uint64_t *val)
     return true;
 }
 
-/* REQ: CAP-041 CAP-042 CAP-045 CAP-081 CAP-132 CAP-164 */
+/* REQ: CAP-036 CAP-041 CAP-042 CAP-045 CAP-046 CAP-055 CAP-063 CAP-073 CAP-076 CAP-081
+ * REQ: CAP-082 CAP-129 CAP-132 CAP-138 CAP-145 CAP-164 */
 bool cap_csr_write(cap_state *c, uint32_t addr, uint64_t val)
 {
     if (addr == CAP_CSR_PROF_SEL) {
@@ -301,6 +303,7 @@ bool cap_csr_write(cap_state *c, uint32_t addr, uint64_t val)
     nv &= ~(val & r->w1c & ~g); /* W1C: a 1 clears (CAP 4 rule 3, errata Q-84) */
     switch (addr) {
     /* REQ: CAP-043 CAP-045 CAP-084 CAP-098 CAP-116 CAP-120 CAP-126 */
+    /* REQ: CAP-156 */
     case XPHMG_CSR_CAP_PREC_MODE:
         *p = nv & ~CAP_PREC_MODE_APPLY0_MASK; /* APPLY0 reads 0 */
         c->mode_asked_absent |= (val & g & r->defined) != 0;
@@ -322,7 +325,7 @@ bool cap_csr_write(cap_state *c, uint32_t addr, uint64_t val)
         }
         return true;
     default:
-        /* REQ: CAP-010 CAP-041 CAP-042 CAP-132 */
+        /* REQ: CAP-010 CAP-041 CAP-042 CAP-132 CAP-134 */
         *p = xmem_warl(addr, nv);
         return true;
     }
@@ -336,7 +339,8 @@ apply:
 
 /* ---- Snapshot, flags, traps ---- */
 
-/* REQ: CAP-006 CAP-008 CAP-085 CAP-087 CAP-092 CAP-093 CAP-094 CAP-112 */
+/* REQ: CAP-003 CAP-004 CAP-006 CAP-008 CAP-085 CAP-087 CAP-092 CAP-093 CAP-094 CAP-112
+ * REQ: CAP-147 (the one mapping of EFF onto the numeric engine, for every domain) */
 void cap_snapshot(const cap_state *c, cap_snap *s)
 {
     uint64_t st = rd(c, XPHMG_CSR_CAP_PREC_STAT);
@@ -377,7 +381,7 @@ uint64_t cap_snap_xmem(const cap_snap *s, uint32_t addr)
     return addr >= CAP_XMEM_LO && addr <= CAP_CSR_HI ? s->xmem[addr - CAP_XMEM_LO] : 0;
 }
 
-/* REQ: CAP-121 CAP-125 CAP-127 CAP-149 */
+/* REQ: CAP-080 CAP-121 CAP-125 CAP-127 CAP-149 */
 void cap_accrue(cap_state *c, num_flags f)
 {
     c->reg[IDX(XPHMG_CSR_CAP_PREC_EXC_ST)] |= f & NUM_EXC_ST_MASK;
@@ -401,7 +405,7 @@ void cap_xmem_event(cap_state *c, uint64_t ev)
         ev & r->defined & ~gated(c, XPHMG_CSR_CAP_XMEM_EVENTS);
 }
 
-/* REQ: CAP-124 CAP-128 */
+/* REQ: CAP-079 CAP-086 CAP-124 CAP-128 */
 num_flags cap_trap_flags(const cap_snap *s, num_flags flags)
 {
     return num_trap_pending(flags, s->exc_en, s->sae);

@@ -308,7 +308,7 @@ static bool check_rt_dependencies(ctx *c, const cap_profile *p)
 }
 
 /* Cross-CSR rules: what the unit and the numeric engine can honour (docs/cap.md). */
-/* REQ: CAP-016 CAP-054 CAP-061 CAP-066 CAP-074 */
+/* REQ: CAP-016 CAP-049 CAP-054 CAP-061 CAP-066 CAP-074 */
 static bool check(ctx *c, const cap_profile *p)
 {
     uint64_t flags = 0, cur = 0, sup = 0, pm = 0, pcap = 0;

@@ -76,7 +76,7 @@ bool pmask_csr_write(pmask_state *p, uint32_t addr, uint64_t val)
     return true;
 }
 
-/* REQ: CAP-030 CAP-031 */
+/* REQ: CAP-030 CAP-031 CAP-095 */
 uint64_t pmask_zmode(bool pred, bool zmode, uint64_t old, uint64_t result)
 {
     return pred ? result : zmode ? 0 : old;
