@@ -378,6 +378,26 @@ static void test_huge(void **state)
     test_free(f);
 }
 
+/* An empty extent (W = 0 or H = 0) is legal and moves nothing, at once: W = 0 with
+ * H = 2^31 used to walk 2^31 empty rows (minutes under the sanitizers; the test's
+ * CTest timeout catches a return of that loop). REQ: XMEM-102 */
+static void test_empty_extent(void **state)
+{
+    (void)state;
+    fake *f = new_fake();
+    xmem_swz_result r;
+    for (unsigned layout = 0; layout < 4; layout++) {
+        run(f, layout & 1, layout, 8, DST, SRC, ext(0, 0x80000000u), &r);
+        assert_int_equal(r.status, XMEM_SWZ_DONE);
+        assert_int_equal(r.rd, 0);
+        run(f, layout & 1, layout, 8, DST, SRC, ext(0x80000000u, 0), &r);
+        assert_int_equal(r.status, XMEM_SWZ_DONE);
+        assert_int_equal(r.rd, 0);
+    }
+    assert_int_equal(f->n, 0);
+    test_free(f);
+}
+
 /* An element that straddles RAM and the next memory (both accessible byte by byte) is
  * moved byte by byte: 4x1 EW4 linear from SPLIT - 6: element 1 is [SPLIT - 2, SPLIT + 2),
  * moved as 4 one-byte loads and stores. Elements 0, 2, 3 are one 4-byte access each:
@@ -420,7 +440,8 @@ int main(void)
         cmocka_unit_test(test_tiles_8x8_ew16), cmocka_unit_test(test_morton_4x4),
         cmocka_unit_test(test_round_trips),    cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_faults),         cmocka_unit_test(test_huge),
-        cmocka_unit_test(test_straddle),       cmocka_unit_test(test_overlap),
+        cmocka_unit_test(test_empty_extent),   cmocka_unit_test(test_straddle),
+        cmocka_unit_test(test_overlap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -105,6 +105,9 @@ void xmem_swz_exec(const xmem_swz_mem *m, bool ten2tex, unsigned layout, unsigne
         return;
     }
     uint64_t n = xmem_swz_bytes(extent, esize);
+    /* An empty extent moves nothing; without this, W = 0 with H up to 2^32 - 1 walks
+     * empty rows for seconds inside one instruction (found by fuzz_program). */
+    if (n == 0) return;
     uint64_t bad;
     if (!xmem_swz_range_ok(m, src, n, false, &bad)) {
         r->status = XMEM_SWZ_TRAP;
