@@ -530,6 +530,9 @@ def main():
     ap.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
     ap.add_argument("--report-dir", default=REPORT_DIR,
                     help="where docs/mutation/<module>.tsv go")
+    ap.add_argument("--only", default="",
+                    help="run only the mutants whose id matches this regular expression "
+                         "(with a --max-per-module above the module's size: any mutant)")
     ap.add_argument("--list", action="store_true", help="list the sampled mutants and stop")
     ap.add_argument("--report-only", action="store_true", help="rewrite the report from state")
     ap.add_argument("--time-limit", type=int, default=0, help="stop after this many seconds")
@@ -607,6 +610,8 @@ def main():
                     pick.append(m)
                     for rid in m["ids"]:
                         have[rid] = have.get(rid, 0) + 1
+        if args.only:
+            pick = [m for m in pick if re.search(args.only, m["id"])]
         picks.append(pick)
         earlier += [m for m in allm if m not in pick and ran(state, m)]
     # Round-robin over the modules, so a run cut short by --time-limit covers each of them.
