@@ -24,7 +24,7 @@ REQS = os.environ.get("XPHMG_REQUIREMENTS",
 OUT = os.path.join(ROOT, "docs", "conformance.md")
 REASONS = os.path.join(ROOT, "docs", "uncovered.tsv")
 MUTATION_DIR = os.path.join(ROOT, "docs", "mutation")
-MODULES = ("cap", "pmask", "num", "rvfp", "xmem", "rt", "ext", "csr", "trap")  # scripts/mutate.py
+MODULES = ("cap", "pmask", "num", "rvfp", "xmem", "rt", "ext", "csr", "trap", "xmem_ext")  # scripts/mutate.py
 from reqtags import ID, scan_tags  # scripts/reqtags.py
 
 
@@ -66,8 +66,12 @@ def load_reasons():
 
 def load_mutation():
     """(modules run, modules not run, per-module summaries,
-    {id: [mapped, killed_for_id, survived, equivalent]}) from docs/mutation/<module>.tsv."""
+    {id: [mapped, killed_for_id, survived, equivalent]}) from docs/mutation/<module>.tsv.
+    A mutant listed by two modules (xmem_ext mutates functions of cap and rt) counts once
+    per requirement: its most informative row (killed for the id, else run, else argued)."""
     run, per, summaries = [], {}, []
+    rank = {"killed_for": 3, "killed": 2, "survived": 2, "untested": 2, "equivalent": 1}
+    best = {}  # (requirement, mutant id) -> (rank, status, killed for the requirement)
     for mod in MODULES:
         path = os.path.join(MUTATION_DIR, f"{mod}.tsv")
         if not os.path.exists(path):
@@ -88,17 +92,22 @@ def load_mutation():
                 for rid in ids:
                     if rid == "-":
                         continue
-                    e = per.setdefault(rid, [0, 0, 0, 0])
+                    per.setdefault(rid, [0, 0, 0, 0])
                     if status in ("stillborn", "pending"):
                         continue
-                    if status == "equivalent":
-                        e[3] += 1
-                        continue
-                    e[0] += 1
-                    if rid in killed_for:
-                        e[1] += 1
-                    elif status == "survived":
-                        e[2] += 1
+                    r = rank["killed_for"] if rid in killed_for else rank.get(status, 0)
+                    if r > best.get((rid, cols[0]), (0,))[0]:
+                        best[(rid, cols[0])] = (r, status, rid in killed_for)
+    for (rid, _), (_, status, killed) in best.items():
+        e = per[rid]
+        if status == "equivalent":
+            e[3] += 1
+            continue
+        e[0] += 1
+        if killed:
+            e[1] += 1
+        elif status == "survived":
+            e[2] += 1
     return run, [m for m in MODULES if m not in run], summaries, per
 
 

@@ -31,7 +31,7 @@ static uint64_t rd(const cap_state *c, uint32_t a)
 
 /* Fields tied to an XMEM feature that CAP.XMEM.CAP reports absent read zero and ignore
  * writes (CAP 4.6 #2, errata XMEM Q-38). */
-/* REQ: CAP-133 CAP-135 CAP-140 */
+/* REQ: CAP-133 CAP-135 CAP-140 XMEM-001 */
 static uint64_t xmem_gated(const cap_state *c, uint32_t a)
 {
     uint64_t cap = rd(c, XPHMG_CSR_CAP_XMEM_CAP);
@@ -229,7 +229,9 @@ static void recompute(cap_state *c)
 
 /* ---- Reset, read, write ---- */
 
-/* REQ: CAP-047 CAP-048 CAP-122 CAP-159 CAP-160 CAP-161 CAP-163 */
+/* The reset values are the XML's (errata Q-43: CLSMAP all ways to CL0, DESCPOL HYB_ENABLE). */
+/* REQ: CAP-047 CAP-048 CAP-122 CAP-159 CAP-160 CAP-161 CAP-163
+ * REQ: XMEM-126 XMEM-127 XMEM-128 XMEM-129 XMEM-130 */
 void cap_reset(cap_state *c, const cap_profile *prof)
 {
     memset(c, 0, sizeof *c);
@@ -265,7 +267,7 @@ bool cap_prof_select(cap_state *c, unsigned idx)
     return true;
 }
 
-/* REQ: CAP-018 CAP-034 CAP-036 CAP-056 CAP-077 CAP-082 CAP-129 CAP-164 */
+/* REQ: CAP-018 CAP-034 CAP-036 CAP-056 CAP-077 CAP-082 CAP-129 CAP-164 XMEM-131 */
 bool cap_csr_read(const cap_state *c, uint32_t addr, uint64_t *val)
 {
     if (addr == CAP_CSR_PROF_SEL) {
@@ -300,6 +302,7 @@ bool cap_csr_write(cap_state *c, uint32_t addr, uint64_t val)
     uint64_t g = gated(c, addr), w = r->writable & ~g;
     uint64_t *p = &c->reg[IDX(addr)];
     uint64_t nv = (*p & ~w) | (val & w);
+    /* REQ: CAP-042 CAP-126 CAP-132 XMEM-122 (W1C: a 1 clears, a 0 keeps) */
     nv &= ~(val & r->w1c & ~g); /* W1C: a 1 clears (CAP 4 rule 3, errata Q-84) */
     switch (addr) {
     /* REQ: CAP-043 CAP-045 CAP-084 CAP-098 CAP-116 CAP-120 CAP-126 */
@@ -397,7 +400,8 @@ void cap_note_unsupported(cap_state *c)
     c->reg[IDX(XPHMG_CSR_CAP_PREC_STAT)] |= CAP_PREC_STAT_UNSUP_FMT_MASK;
 }
 
-/* REQ: CAP-142 */
+/* Every engine's events land here, sticky until a W1C write (XMEM 9.1). */
+/* REQ: CAP-142 XMEM-001 XMEM-122 XMEM-123 */
 void cap_xmem_event(cap_state *c, uint64_t ev)
 {
     const xcsr_reg *r = xcsr_find(XPHMG_CSR_CAP_XMEM_EVENTS);

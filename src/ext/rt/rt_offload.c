@@ -52,7 +52,8 @@ static bool charge_job(void *hart_ctx, uint64_t units)
     return hart_charge(hart_ctx, units);
 }
 
-/* REQ: RT-121 RT-123 RT-096 */
+/* The job runs under the XMEM state latched at its xsubmit.rt (job.snap, XMEM 11.1.10). */
+/* REQ: RT-121 RT-123 RT-096 XMEM-141 */
 static void complete_oldest(hart *h, rt_unit *u)
 {
     rt_pending_job job = u->jobs[0];
@@ -171,7 +172,7 @@ void rt_exec_xsubmit(hart *h, void *ctx, const hart_insn *d)
 
 /* xfence.wait rs1: completes every job up to ticket rs1 (0 = all); a ticket never
  * issued is an illegal instruction (Q-53). */
-/* REQ: RT-119 RT-123 RT-124 */
+/* REQ: RT-119 RT-123 RT-124 XMEM-108 */
 void rt_exec_xfence_wait(hart *h, void *ctx, const hart_insn *d)
 {
     rt_unit *u = ctx;
@@ -187,7 +188,7 @@ void rt_exec_xfence_wait(hart *h, void *ctx, const hart_insn *d)
 }
 
 /* xfence.signal rd: a ticket that completes with all earlier work. */
-/* REQ: RT-119 */
+/* REQ: RT-119 XMEM-108 */
 void rt_exec_xfence_signal(hart *h, void *ctx, const hart_insn *d)
 {
     rt_unit *u = ctx;
@@ -203,6 +204,7 @@ void rt_exec_xfence_signal(hart *h, void *ctx, const hart_insn *d)
  * work in this model. FF_GLOBAL also waits for DMA work (XMEM 7.2), and the offload
  * engine is the platform's DMA engine (errata P-207), so it completes every job too.
  * The fence itself has no visible effect on the in-order hart. */
+/* REQ: XMEM-107 XMEM-110 */
 void rt_exec_xfence_pipe(hart *h, void *ctx, const hart_insn *d)
 {
     rt_unit *u = ctx;

@@ -40,7 +40,8 @@ void xmem_lds_fini(xmem_lds *l)
     l->n = l->cap = 0;
 }
 
-/* REQ: XMEM-078 XMEM-036 */
+/* s is the instruction boundary's snapshot: a CSR write after it changes nothing here. */
+/* REQ: XMEM-078 XMEM-036 XMEM-043 */
 unsigned xmem_lds_class(const cap_snap *s, unsigned flags)
 {
     /* Errata Q-41: the MCLASS override when MCLASS_EN, else L1CFG.ACTIVE_CLASS; without

@@ -33,19 +33,22 @@ xmem_actor xmem_actor_of(const cap_snap *s, unsigned dom, unsigned sec)
 xmem_actor xmem_actor_from(uint64_t xcap, uint64_t descpol, uint64_t dom_csr, unsigned dom,
                            unsigned sec)
 {
-    /* REQ: XMEM-013 XMEM-036 (the domain) */
+    /* REQ: XMEM-013 XMEM-036 XMEM-075 (the domain: CAP.XMEM.DOM unless a descriptor names one) */
     if (dom == 0) dom = (unsigned)(dom_csr & CAP_XMEM_DOM_DOM_MASK);
     xmem_actor a;
     a.dom = dom ? dom : XMEM_DOM_CPU;
     /* REQ: XMEM-114 XMEM-117 XMEM-061 (the security tag) */
     a.sec_dom = (xcap & CAP_XMEM_CAP_SEC_DOM_MASK) != 0;
     a.sec = a.sec_dom && sec <= SEC_MAX ? sec : 0;
-    /* REQ: XMEM-021 XMEM-027 XMEM-029 (STRICT_DOM) */
+    /* REQ: XMEM-021 XMEM-027 XMEM-029 XMEM-056 (DESCPOL.STRICT_DOM, bit 6) */
     a.strict = (descpol & CAP_XMEM_DESCPOL_STRICT_DOM_MASK) != 0;
     return a;
 }
 
-/* REQ: XMEM-011 XMEM-021 XMEM-027 XMEM-029 XMEM-114 XMEM-118 XMEM-120 XMEM-012 XMEM-020 */
+/* Only Tier-0 regions (or STRICT_DOM) check the owner: T1-T3 are visible to every engine
+ * (XMEM 3.2.11, errata Q-59). */
+/* REQ: XMEM-011 XMEM-021 XMEM-027 XMEM-029 XMEM-114 XMEM-118 XMEM-120 XMEM-012 XMEM-020
+ * REQ: XMEM-033 */
 unsigned xmem_region_deny(const xmem_lds_blk *b, const xmem_actor *a, bool store)
 {
     unsigned deny = 0;
@@ -57,7 +60,8 @@ unsigned xmem_region_deny(const xmem_lds_blk *b, const xmem_actor *a, bool store
     return deny;
 }
 
-/* REQ: XMEM-009 XMEM-024 XMEM-032 XMEM-005 */
+/* The class field reports CLS_SHARED as 2 (errata Q-52). */
+/* REQ: XMEM-009 XMEM-024 XMEM-032 XMEM-005 XMEM-008 */
 uint64_t xmem_region_word(const xmem_lds_blk *b)
 {
     return (uint64_t)(b->tier & 3) | (uint64_t)(b->cls & 3) << 2 | (uint64_t)(b->sec & 3) << 4 |
@@ -65,7 +69,7 @@ uint64_t xmem_region_word(const xmem_lds_blk *b)
            (uint64_t)(b->hyb & 1) << 12 | UINT64_C(1) << 63;
 }
 
-/* REQ: XMEM-060 */
+/* REQ: XMEM-060 XMEM-056 (DESCPOL.HYB_ENABLE, bit 2) */
 bool xmem_hyb_fallback(const cap_snap *s)
 {
     uint64_t xcap = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_CAP);
