@@ -82,10 +82,12 @@ MODULES = {
             r"^(ext_cap_hart|ext_rt_unit|ext_xmem_lds|arch\.(cap|xmem|rt)\.\w+"
             r"|example_(precision|svmem|handoff))$"),
     # The hart's CSR file: Zicsr and privileged guest programs, the privileged riscv-tests
-    # and their commit-log comparisons (the CSR write log is written here).
+    # and their commit-log comparisons (the CSR write log is written here, the F/D ones'
+    # fcsr/fflags/frm entries included).
     "csr": (["src/sim/csr.c"], None,
             r"^(sim\.hart|arch\.rv\.(zicsr|priv_\w+|isa_\w+|commit_log)|arch\.fp\.fp_env"
-            r"|riscv-tests\.(commit-log\.)?rv64[ms]i-p-[\w-]+)$"),
+            r"|riscv-tests\.(commit-log\.)?rv64[ms]i-p-[\w-]+"
+            r"|riscv-tests\.commit-log\.rv64u[fd]-p-[\w-]+)$"),
     "trap": (["src/sim/hart.c"],
              {"enter_trap", "hart_raise", "hart_illegal", "hart_exec_illegal", "take_interrupt"},
              r"^(sim\.hart|arch\.rv\.(priv_\w+|unexpected_trap|trap_loop|isa_\w+)|host_trap_\w+"
@@ -468,7 +470,8 @@ def seed_from_reports(report_dir, modules, selected, fields, state, state_path):
         path = os.path.join(report_dir, f"{mod}.tsv")
         rel_report = os.path.relpath(path, ROOT)
         commit = (git("log", "-1", "--format=%H", "--", rel_report) or "").strip()
-        if not commit or not os.path.exists(path):
+        report = git("show", f"{commit}:{rel_report}") if commit else None
+        if report is None:
             continue
         old_hash = {}
         files, funcs, _ = MODULES[mod]
@@ -478,8 +481,8 @@ def seed_from_reports(report_dir, modules, selected, fields, state, state_path):
                 continue
             for m in mutants_of_file(rel, ROOT, funcs, fields, text=text):
                 old_hash[m["id"]] = m["fhash"]
-        with open(path, encoding="utf-8") as f:
-            rows = [ln.rstrip("\n").split("\t") for ln in f if not ln.startswith("#")]
+        # The report as committed, with the sources of that commit.
+        rows = [ln.split("\t") for ln in report.split("\n") if ln and not ln.startswith("#")]
         with open(state_path, "a", encoding="utf-8") as out:
             for cols in rows:
                 if len(cols) < 9:

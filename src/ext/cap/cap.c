@@ -288,9 +288,10 @@ bool cap_csr_read(const cap_state *c, uint32_t addr, uint64_t *val)
 }
 
 /* The format capability CSRs are read-only here: a write never changes precision or
- * policy (CAP-130); an RW register such as XMEM.DOM holds what was written (CAP-141).
+ * policy (CAP-130); an RW register such as XMEM.DOM holds what was written (CAP-141);
+ * a 1 written to a W1C bit, such as an XMEM.EVENTS sticky, clears it (CAP-142).
  * REQ: CAP-036 CAP-041 CAP-042 CAP-045 CAP-046 CAP-055 CAP-063 CAP-073 CAP-076 CAP-081
- * REQ: CAP-082 CAP-129 CAP-130 CAP-132 CAP-138 CAP-141 CAP-145 CAP-164 */
+ * REQ: CAP-082 CAP-129 CAP-130 CAP-132 CAP-138 CAP-141 CAP-142 CAP-145 CAP-164 */
 bool cap_csr_write(cap_state *c, uint32_t addr, uint64_t val)
 {
     if (addr == CAP_CSR_PROF_SEL) {
@@ -416,8 +417,8 @@ void cap_note_unsupported(cap_state *c)
 void cap_xmem_event(cap_state *c, uint64_t ev)
 {
     const xcsr_reg *r = xcsr_find(XPHMG_CSR_CAP_XMEM_EVENTS);
-    uint64_t *events = &c->reg[IDX(XPHMG_CSR_CAP_XMEM_EVENTS)];
-    *events |= ev & r->defined & ~gated(c, XPHMG_CSR_CAP_XMEM_EVENTS);
+    c->reg[IDX(XPHMG_CSR_CAP_XMEM_EVENTS)] |=
+        ev & r->defined & ~gated(c, XPHMG_CSR_CAP_XMEM_EVENTS);
 }
 
 /* REQ: CAP-079 CAP-086 CAP-124 CAP-128 */
