@@ -92,10 +92,12 @@ MODULES = {
             r"^(ext_cap_hart|ext_rt_unit|ext_xmem_lds|arch\.(cap|xmem|rt)\.\w+"
             r"|example_(precision|svmem|handoff))$"),
     # The hart's CSR file: Zicsr and privileged guest programs, the privileged riscv-tests
-    # and their commit-log comparisons (the CSR write log is written here).
+    # and their commit-log comparisons (the CSR write log is written here, the F/D ones'
+    # fcsr/fflags/frm entries included).
     "csr": (["src/sim/csr.c"], None,
             r"^(sim\.hart|arch\.rv\.(zicsr|priv_\w+|isa_\w+|commit_log)|arch\.fp\.fp_env"
-            r"|riscv-tests\.(commit-log\.)?rv64[ms]i-p-[\w-]+)$"),
+            r"|riscv-tests\.(commit-log\.)?rv64[ms]i-p-[\w-]+"
+            r"|riscv-tests\.commit-log\.rv64u[fd]-p-[\w-]+)$"),
     "trap": (["src/sim/hart.c"],
              {"enter_trap", "hart_raise", "hart_illegal", "hart_exec_illegal", "take_interrupt"},
              r"^(sim\.hart|arch\.rv\.(priv_\w+|unexpected_trap|trap_loop|isa_\w+)|host_trap_\w+"
@@ -215,9 +217,11 @@ def field_swaps(code_line, fields):
     return out
 
 
-def mutants_of_file(rel, src_root, funcs_only, fields):
-    path = os.path.join(src_root, rel)
-    lines = open(path, encoding="utf-8").read().split("\n")
+def mutants_of_file(rel, src_root, funcs_only, fields, text=None):
+    """The mutants of file rel under src_root (or of text, a version of that file)."""
+    if text is None:
+        text = open(os.path.join(src_root, rel), encoding="utf-8").read()
+    lines = text.split("\n")
     code = strip_comments(lines)
     res = []
     for name, first, last, fids in functions(lines, code):
@@ -464,6 +468,56 @@ def ran(state, m):
     return bool(r) and r["status"] in ("killed", "survived", "untested")
 
 
+def git(*args):
+    p = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True)
+    return p.stdout if p.returncode == 0 else None
+
+
+def seed_from_reports(report_dir, modules, selected, fields, state, state_path):
+    """Imports the results of the committed reports docs/mutation/<module>.tsv into a state
+    file that lacks them (a fresh checkout, a new --work). A row is taken only when the
+    mutant's function is unchanged since the commit that last wrote the report (its hash
+    recomputed from the files at that commit) and the row names the same requirement ids
+    as the mutant does now; anything else stays to be run. Survivors are not imported, so
+    they run again against today's tests. Returns the number of rows imported."""
+    by_id = {m["id"]: m for m in selected}
+    imported = 0
+    for mod in modules:
+        path = os.path.join(report_dir, f"{mod}.tsv")
+        rel_report = os.path.relpath(path, ROOT)
+        commit = (git("log", "-1", "--format=%H", "--", rel_report) or "").strip()
+        report = git("show", f"{commit}:{rel_report}") if commit else None
+        if report is None:
+            continue
+        old_hash = {}
+        files, funcs, _ = MODULES[mod]
+        for rel in files:
+            text = git("show", f"{commit}:{rel}")
+            if text is None:
+                continue
+            for m in mutants_of_file(rel, ROOT, funcs, fields, text=text):
+                old_hash[m["id"]] = m["fhash"]
+        # The report as committed, with the sources of that commit.
+        rows = [ln.split("\t") for ln in report.split("\n") if ln and not ln.startswith("#")]
+        with open(state_path, "a", encoding="utf-8") as out:
+            for cols in rows:
+                if len(cols) < 9:
+                    cols += [""] * (9 - len(cols))
+                mid, ids, status = cols[0], cols[5], cols[6]
+                m = by_id.get(mid)
+                if (not m or status not in ("killed", "stillborn", "untested")
+                        or current(state, m) or old_hash.get(mid) != m["fhash"]
+                        or (ids.split() if ids != "-" else []) != m["ids"]):
+                    continue
+                rec = {"status": status, "failed": cols[8].split(), "killed_for": cols[7].split(),
+                       "id": mid, "srchash": m["fhash"], "ids": m["ids"], "secs": 0,
+                       "seeded_from": f"{rel_report}@{commit[:12]}"}
+                state[(mid, m["fhash"])] = rec
+                out.write(json.dumps(rec) + "\n")
+                imported += 1
+    return imported
+
+
 def write_report(report_dir, selected, state, eq, modules, args, total_by_module):
     """One file per module run, docs/mutation/<module>.tsv, so campaigns over different
     modules (on different branches) never touch the same report."""
@@ -536,6 +590,9 @@ def main():
     ap.add_argument("--list", action="store_true", help="list the sampled mutants and stop")
     ap.add_argument("--report-only", action="store_true", help="rewrite the report from state")
     ap.add_argument("--time-limit", type=int, default=0, help="stop after this many seconds")
+    ap.add_argument("--seed-from-reports", action="store_true",
+                    help="import the committed reports' results for mutants whose function "
+                    "is unchanged since (a fresh --work resumes where the report left off)")
     ap.add_argument("--rerun-survivors", action="store_true",
                     help="run surviving mutants again (after adding tests that should kill them)")
     args = ap.parse_args()
@@ -623,6 +680,9 @@ def main():
                   f'{m["new"].strip()}')
         return 0
 
+    if args.seed_from_reports:
+        n = seed_from_reports(args.report_dir, modules, selected, fields, state, state_path)
+        print(f"imported {n} results from the committed reports", file=sys.stderr)
     if args.report_only:
         write_report(args.report_dir, selected + earlier, state, eq, modules, args,
                      total_by_module)

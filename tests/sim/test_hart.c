@@ -353,6 +353,14 @@ static void unit_registration(void **state)
     static const hart_unit_csrs past_hpm[] = {{0xb20, 0xb20, toy_read, toy_write}};
     static const hart_unit free_csr = {"ok", NULL, 0, NULL, 1, past_hpm};
     assert_int_equal(hart_register_unit(f->h, &free_csr, &t), 0);
+    /* on RV64 only the even pmpcfg numbers are the hart's: pmpcfg2 (0x3a2) is refused,
+     * 0x3a1 (pmpcfg1 exists on RV32 only) is free for a unit */
+    static const hart_unit_csrs pmpcfg2[] = {{0x3a2, 0x3a2, toy_read, toy_write}};
+    static const hart_unit grab_pmp = {"bad", NULL, 0, NULL, 1, pmpcfg2};
+    assert_int_equal(hart_register_unit(f->h, &grab_pmp, &t), -1);
+    static const hart_unit_csrs pmpcfg1[] = {{0x3a1, 0x3a1, toy_read, toy_write}};
+    static const hart_unit odd_pmp = {"ok", NULL, 0, NULL, 1, pmpcfg1};
+    assert_int_equal(hart_register_unit(f->h, &odd_pmp, &t), 0);
 
     f->h->mtvec = BASE + 0x100;
     put32(f, BASE, ADDI_X1_X0_5);

@@ -154,7 +154,8 @@ static void recompute(cap_state *c)
         b = (b & ~F##_MASK) | (prev & F##_MASK);                                                   \
         unsup = true;                                                                              \
     }
-    /* REQ: CAP-011 CAP-108 CAP-154 */
+    /* A clear support bit means unsupported: discovery is truthful (CAP-057).
+     * REQ: CAP-011 CAP-057 CAP-108 CAP-154 */
     KEEP((pet_sup >> pet) & 1, CAP_PREC_MODE_PET)
     KEEP((ew_sup >> ew) & 1, CAP_PREC_MODE_EW)
     KEEP((accw_sup >> accw) & 1, CAP_PREC_MODE_ACCW)
@@ -167,7 +168,7 @@ static void recompute(cap_state *c)
     }
     c->base_eff = b;
 
-    /* REQ: CAP-109 CAP-114 */
+    /* REQ: CAP-057 CAP-109 CAP-114 */
     /* ALT (CAP 4.4.2.2/4.4.2.3): only a supported format, version 0, a legal minimum
      * PACK and a supported ALT_ACCW make ALT effective; otherwise EFF = MODE. */
     uint64_t a = c->alt_applied;
@@ -180,7 +181,8 @@ static void recompute(cap_state *c)
     }
 
     /* REQ: CAP-099 CAP-101 CAP-102 CAP-103 CAP-104 CAP-105 */
-    /* REQ: CAP-106 CAP-107 CAP-108 CAP-109 CAP-111 */
+    /* REQ: CAP-106 CAP-107 CAP-108 CAP-109 CAP-111
+     * REQ: CAP-090 (the EW codes an ALT format selects: 01 = 16, 00 = 8 bits) */
     unsigned e_pet = GET(b, CAP_PREC_MODE_PET), e_ew = GET(b, CAP_PREC_MODE_EW);
     unsigned e_accw = GET(b, CAP_PREC_MODE_ACCW), e_pack = GET(b, CAP_PREC_MODE_PACK);
     unsigned e_sat = GET(b, CAP_PREC_MODE_SAT);
@@ -229,8 +231,9 @@ static void recompute(cap_state *c)
 
 /* ---- Reset, read, write ---- */
 
-/* The reset values are the XML's (errata Q-43: CLSMAP all ways to CL0, DESCPOL HYB_ENABLE). */
-/* REQ: CAP-047 CAP-048 CAP-122 CAP-159 CAP-160 CAP-161 CAP-163
+/* The profile's (or the spec's reset) discovery values, FLAGS among them (CAP-050); the
+ * reset values are the XML's (errata Q-43: CLSMAP all ways to CL0, DESCPOL HYB_ENABLE).
+ * REQ: CAP-047 CAP-048 CAP-050 CAP-122 CAP-159 CAP-160 CAP-161 CAP-163
  * REQ: XMEM-126 XMEM-127 XMEM-128 XMEM-129 XMEM-130 */
 void cap_reset(cap_state *c, const cap_profile *prof)
 {
@@ -252,7 +255,9 @@ void cap_reset(cap_state *c, const cap_profile *prof)
     recompute(c); /* the reset state is applied (errata Q-32) */
 }
 
-/* REQ: CAP-051 CAP-052 CAP-053 CAP-065 CAP-069 CAP-070 */
+/* A profile switch is this one CSR write, so it lands between instructions (CAP-068),
+ * and changes advisory values only, never correctness (CAP-064, CAP-075).
+ * REQ: CAP-051 CAP-052 CAP-053 CAP-064 CAP-065 CAP-068 CAP-069 CAP-070 CAP-075 */
 bool cap_prof_select(cap_state *c, unsigned idx)
 {
     uint64_t sup = rd(c, XPHMG_CSR_CAP_PROF_SUP);
@@ -284,8 +289,11 @@ bool cap_csr_read(const cap_state *c, uint32_t addr, uint64_t *val)
     return true;
 }
 
-/* REQ: CAP-036 CAP-041 CAP-042 CAP-045 CAP-046 CAP-055 CAP-063 CAP-073 CAP-076 CAP-081
- * REQ: CAP-082 CAP-129 CAP-132 CAP-138 CAP-145 CAP-164 */
+/* The format capability CSRs are read-only here: a write never changes precision or
+ * policy (CAP-130); an RW register such as XMEM.DOM holds what was written (CAP-141);
+ * a 1 written to a W1C bit, such as an XMEM.EVENTS sticky, clears it (CAP-142).
+ * REQ: CAP-036 CAP-041 CAP-042 CAP-045 CAP-046 CAP-055 CAP-063 CAP-073 CAP-076 CAP-081
+ * REQ: CAP-082 CAP-129 CAP-130 CAP-132 CAP-138 CAP-141 CAP-142 CAP-145 CAP-164 */
 bool cap_csr_write(cap_state *c, uint32_t addr, uint64_t val)
 {
     if (addr == CAP_CSR_PROF_SEL) {
@@ -306,7 +314,8 @@ bool cap_csr_write(cap_state *c, uint32_t addr, uint64_t val)
     nv &= ~(val & r->w1c & ~g); /* W1C: a 1 clears (CAP 4 rule 3, errata Q-84) */
     switch (addr) {
     /* REQ: CAP-043 CAP-045 CAP-084 CAP-098 CAP-116 CAP-120 CAP-126 */
-    /* REQ: CAP-156 */
+    /* REQ: CAP-156 CAP-151 (staged values are not used) CAP-152 (an APPLY of a read-back
+     * value reinstates the same state) */
     case XPHMG_CSR_CAP_PREC_MODE:
         *p = nv & ~CAP_PREC_MODE_APPLY0_MASK; /* APPLY0 reads 0 */
         c->mode_asked_absent |= (val & g & r->defined) != 0;
@@ -328,7 +337,8 @@ bool cap_csr_write(cap_state *c, uint32_t addr, uint64_t val)
         }
         return true;
     default:
-        /* REQ: CAP-010 CAP-041 CAP-042 CAP-132 CAP-134 */
+        /* XMEM/SVMEM writes: no APPLY, and never UNSUP_FMT (CAP-155).
+         * REQ: CAP-010 CAP-041 CAP-042 CAP-132 CAP-134 CAP-155 */
         *p = xmem_warl(addr, nv);
         return true;
     }
@@ -343,7 +353,10 @@ apply:
 /* ---- Snapshot, flags, traps ---- */
 
 /* REQ: CAP-003 CAP-004 CAP-006 CAP-008 CAP-085 CAP-087 CAP-092 CAP-093 CAP-094 CAP-112
- * REQ: CAP-147 (the one mapping of EFF onto the numeric engine, for every domain) */
+ * REQ: CAP-147 (the one mapping of EFF onto the numeric engine, for every domain)
+ * REQ: CAP-001 (every domain's numeric and memory policy is read from CAP here)
+ * REQ: CAP-134 (XMEM/SVMEM writes reach an instruction through the snapshot taken at its
+ * boundary) */
 void cap_snapshot(const cap_state *c, cap_snap *s)
 {
     uint64_t st = rd(c, XPHMG_CSR_CAP_PREC_STAT);
@@ -378,7 +391,9 @@ void cap_snapshot(const cap_state *c, cap_snap *s)
     p->scale_sh = (sh & 0x40) ? (int32_t)sh - 128 : (int32_t)sh; /* signed 7-bit */
 }
 
-/* REQ: CAP-006 CAP-131 */
+/* The one read of the CAP.XMEM/SVMEM defaults by every domain's engine (SVMEM gather and
+ * scatter, LDS, RT jobs).
+ * REQ: CAP-006 CAP-025 CAP-131 CAP-137 CAP-150 */
 uint64_t cap_snap_xmem(const cap_snap *s, uint32_t addr)
 {
     return addr >= CAP_XMEM_LO && addr <= CAP_CSR_HI ? s->xmem[addr - CAP_XMEM_LO] : 0;
@@ -400,8 +415,9 @@ void cap_note_unsupported(cap_state *c)
     c->reg[IDX(XPHMG_CSR_CAP_PREC_STAT)] |= CAP_PREC_STAT_UNSUP_FMT_MASK;
 }
 
-/* Every engine's events land here, sticky until a W1C write (XMEM 9.1). */
-/* REQ: CAP-142 XMEM-001 XMEM-122 XMEM-123 */
+/* Every engine's events land here, sticky until a W1C write (XMEM 9.1); memory events
+ * never go to UNSUP_FMT (CAP-155).
+ * REQ: CAP-142 CAP-155 XMEM-001 XMEM-122 XMEM-123 */
 void cap_xmem_event(cap_state *c, uint64_t ev)
 {
     const xcsr_reg *r = xcsr_find(XPHMG_CSR_CAP_XMEM_EVENTS);

@@ -23,7 +23,9 @@ static void reset(hart *h, void *ctx)
     cap_reset(&u->cap, u->prof);
 }
 
-/* REQ: CAP-012 CAP-089 CAP-123 CAP-124 CAP-125 CAP-128 */
+/* A per-instruction override (OSAE) acts on this instruction only and never changes CAP
+ * state (CAP-005).
+ * REQ: CAP-005 CAP-012 CAP-089 CAP-123 CAP-124 CAP-125 CAP-128 */
 bool cap_xcvt(cap_state *c, const cap_snap *s, unsigned fmtsel, uint64_t in, uint64_t *out,
               bool *illegal, uint64_t *trap)
 {

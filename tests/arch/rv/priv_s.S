@@ -79,6 +79,15 @@ RVTEST_CODE_BEGIN
     IN_MODE(0, 26, s6, 2, .word 0xffffffff; 3: ecall)
     TEST_CASE(27, s9, 0xffffffff, mv s9, s9)
     TEST_CASE(28, a0, 0x20, li t0, 0x122; and a0, s10, t0; csrc mstatus, t0; csrw medeleg, x0)
+    /* 29-30: the same delegated trap with SIE = 0: SPIE = 0, and no other bit of mstatus
+     * changes (bit 0 is WPRI and reads 0 in M, before and after) */
+    li t0, 4
+    csrw medeleg, t0
+    la t0, 3f
+    csrw sscratch, t0
+    li s6, -1
+    IN_MODE(0, 29, s6, 2, .word 0xffffffff; 3: ecall)
+    TEST_CASE(30, a0, 0, li t0, 0x21; and a0, s10, t0; csrr t1, mstatus; andi t1, t1, 1; or a0, a0, t1; csrw medeleg, x0)
     TEST_PASSFAIL
 
     .align 2

@@ -64,6 +64,13 @@ RVTEST_CODE_BEGIN
     /* 32: 0xb20, one past mhpmcounter31, is no CSR: a write without a read (csrw, rd =
      * x0) is an illegal instruction like the read */
     EXPECT_TRAP(32, 2, csrw 0xb20, a0)
+    /* 33-34: mhpmcounter3 (0xb03) and mhpmevent3 (0x323), the first of their families,
+     * are CSRs: a write does not trap (s2 stays -1; a trap would set it to mcause) */
+    TEST_CASE(33, s2, -1, la t0, 1f; csrw mscratch, t0; li s2, -1; csrw 0xb03, a0; 1:)
+    TEST_CASE(34, s2, -1, la t0, 1f; csrw mscratch, t0; li s2, -1; csrw 0x323, a0; 1:)
+    /* 35-36: on RV64 the odd pmpcfg numbers (pmpcfg1 0x3a1) do not exist: illegal */
+    EXPECT_TRAP(35, 2, csrr a0, 0x3a1)
+    EXPECT_TRAP(36, 2, csrw 0x3a1, a0)
     TEST_PASSFAIL
 
     .align 2
