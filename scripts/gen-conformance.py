@@ -66,8 +66,11 @@ def load_reasons():
 
 def load_mutation():
     """(modules run, modules not run, per-module summaries,
-    {id: [mapped, killed_for_id, survived, equivalent]}) from docs/mutation/<module>.tsv."""
-    run, per, summaries = [], {}, []
+    {id: [mapped, killed_for_id, survived, equivalent]}) from docs/mutation/<module>.tsv.
+    A mutant sampled by two modules (code one module's requirements share with another's,
+    such as the profile loader's check of RT's dependencies) counts once, with the
+    report that has run it."""
+    run, per, summaries, rows = [], {}, [], {}
     for mod in MODULES:
         path = os.path.join(MUTATION_DIR, f"{mod}.tsv")
         if not os.path.exists(path):
@@ -84,21 +87,24 @@ def load_mutation():
                 cols = line.split("\t")
                 if len(cols) < 8:
                     raise SystemExit(f"{path}: malformed row: {line[:80]}")
-                ids, status, killed_for = cols[5].split(), cols[6], cols[7].split()
-                for rid in ids:
-                    if rid == "-":
-                        continue
-                    e = per.setdefault(rid, [0, 0, 0, 0])
-                    if status in ("stillborn", "pending"):
-                        continue
-                    if status == "equivalent":
-                        e[3] += 1
-                        continue
-                    e[0] += 1
-                    if rid in killed_for:
-                        e[1] += 1
-                    elif status == "survived":
-                        e[2] += 1
+                if cols[0] not in rows or rows[cols[0]][6] == "pending":
+                    rows[cols[0]] = cols
+    for cols in rows.values():
+        ids, status, killed_for = cols[5].split(), cols[6], cols[7].split()
+        for rid in ids:
+            if rid == "-":
+                continue
+            e = per.setdefault(rid, [0, 0, 0, 0])
+            if status in ("stillborn", "pending"):
+                continue
+            if status == "equivalent":
+                e[3] += 1
+                continue
+            e[0] += 1
+            if rid in killed_for:
+                e[1] += 1
+            elif status == "survived":
+                e[2] += 1
     return run, [m for m in MODULES if m not in run], summaries, per
 
 

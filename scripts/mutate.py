@@ -52,6 +52,8 @@ from reqtags import ID, TAG, scan_tags  # noqa: E402  (scripts/reqtags.py)
 # annotation). These are the tests that exercise the module's code directly, not the
 # whole suite: the unit tests of its functions and the guest programs of its area
 # (commit-log comparisons only where the module writes the commit log).
+# An optional fourth element lists (file, functions) outside the module's files whose code
+# implements the module's requirements; their mutants are drawn only by --per-req.
 MODULES = {
     "cap": (["src/ext/cap/cap.c", "src/ext/cap/cap_unit.c", "src/ext/cap/cap_profile.c"], None,
             r"^(ext_cap.*|ext_profile|arch\.cap\..*|example_precision)$"),
@@ -76,7 +78,13 @@ MODULES = {
            # accuracy sample and the examples whose images or hits the kernels decide
            # (render compiles rt_kernels.c for the guest: its non-SSE slab test runs there)
            r"^(ext_rt_.*|arch\.rt\..*|arch\.xmem\.region_rt|bvh_build|bvh_job|rt_accuracy"
-           r"|host_budget_rt.*|example_render|example_raytrace)$"),
+           r"|host_budget_rt.*|example_render|example_raytrace)$",
+           # RT requirements implemented outside src/ext/rt: the profile loader's check of
+           # RT's dependencies (RT-001/002, in the cap module's file too) and the render
+           # guest's RTCAP check (RT-023, software's side of RT 5.2). Only --per-req draws
+           # from these, so the random sample of the module stays that of src/ext/rt.
+           [("src/ext/cap/cap_profile.c", {"check_rt_dependencies"}),
+            ("examples/render/render.c", {"rtcap_needed", "mode_supported"})]),
     # The wiring of the units to a hart: every program that attaches them.
     "ext": (["src/ext/xphmg_ext.c"], None,
             r"^(ext_cap_hart|ext_rt_unit|ext_xmem_lds|arch\.(cap|xmem|rt)\.\w+"
@@ -284,13 +292,15 @@ def ctest_tests(build):
 
 def tests_of_file(rel, tests):
     """CTest names built from test file rel: a test named after it (arch.cap.cap_xcvt for
-    cap_xcvt.S) or one whose program is built from it (test_cap for test_cap.c)."""
+    cap_xcvt.S) or one whose program is built from it (test_cap for test_cap.c, and its
+    portable build test_cap_portable, the same file compiled for the code paths of hosts
+    without x86-64 extensions)."""
     stem = os.path.splitext(os.path.basename(rel))[0]
     names = []
     for t in tests:
         parts = t["name"].split(".")
         prog = os.path.basename(t["command"][0]) if t["command"] else ""
-        if stem in parts or prog == stem:
+        if stem in parts or prog in (stem, stem + "_portable"):
             names.append(t["name"])
     return names
 
@@ -549,13 +559,17 @@ def main():
     # Enumerate and sample.
     selected, total_by_module, picks = [], {}, []
     for mod in modules:
-        files, funcs, _ = MODULES[mod]
-        allm = []
+        files, funcs, _ = MODULES[mod][:3]
+        allm, extra = [], []
         for rel in files:
             for m in mutants_of_file(rel, ROOT, funcs, fields):
                 m["module"] = mod
                 allm.append(m)
-        total_by_module[mod] = len(allm)
+        for rel, only in MODULES[mod][3] if len(MODULES[mod]) > 3 else ():
+            for m in mutants_of_file(rel, ROOT, only, fields):
+                m["module"] = mod
+                extra.append(m)
+        total_by_module[mod] = len(allm) + len(extra)
         rng = random.Random(f"{args.seed}:{mod}")
         # Run in the sampled (random) order, so the part of a sample that a run cut short
         # by --time-limit covers is itself a random sample of the module, not its first
@@ -573,7 +587,7 @@ def main():
             for m in pick:
                 for rid in m["ids"]:
                     have[rid] = have.get(rid, 0) + 1
-            rest = [m for m in allm if m not in pick]
+            rest = [m for m in allm if m not in pick] + extra
             random.Random(f"{args.seed}:{mod}:per-req").shuffle(rest)
             for m in rest:
                 if any(have.get(rid, 0) < args.per_req for rid in m["ids"]):
