@@ -52,8 +52,6 @@ from reqtags import ID, TAG, scan_tags  # noqa: E402  (scripts/reqtags.py)
 # annotation). These are the tests that exercise the module's code directly, not the
 # whole suite: the unit tests of its functions and the guest programs of its area
 # (commit-log comparisons only where the module writes the commit log).
-# An optional fourth element lists (file, functions) outside the module's files whose code
-# implements the module's requirements; their mutants are drawn only by --per-req.
 MODULES = {
     "cap": (["src/ext/cap/cap.c", "src/ext/cap/cap_unit.c", "src/ext/cap/cap_profile.c"], None,
             r"^(ext_cap.*|ext_profile|arch\.cap\..*|example_precision)$"),
@@ -78,13 +76,7 @@ MODULES = {
            # accuracy sample and the examples whose images or hits the kernels decide
            # (render compiles rt_kernels.c for the guest: its non-SSE slab test runs there)
            r"^(ext_rt_.*|arch\.rt\..*|arch\.xmem\.region_rt|bvh_build|bvh_job|rt_accuracy"
-           r"|host_budget_rt.*|example_render|example_raytrace)$",
-           # RT requirements implemented outside src/ext/rt: the profile loader's check of
-           # RT's dependencies (RT-001/002, in the cap module's file too) and the render
-           # guest's RTCAP check (RT-023, software's side of RT 5.2). Only --per-req draws
-           # from these, so the random sample of the module stays that of src/ext/rt.
-           [("src/ext/cap/cap_profile.c", {"check_rt_dependencies"}),
-            ("examples/render/render.c", {"rtcap_needed", "mode_supported"})]),
+           r"|host_budget_rt.*|example_render|example_raytrace)$"),
     # The wiring of the units to a hart: every program that attaches them.
     "ext": (["src/ext/xphmg_ext.c"], None,
             r"^(ext_cap_hart|ext_rt_unit|ext_xmem_lds|arch\.(cap|xmem|rt)\.\w+"
@@ -98,6 +90,15 @@ MODULES = {
              {"enter_trap", "hart_raise", "hart_illegal", "hart_exec_illegal", "take_interrupt"},
              r"^(sim\.hart|arch\.rv\.(priv_\w+|unexpected_trap|trap_loop|isa_\w+)|host_trap_\w+"
              r"|riscv-tests\.(commit-log\.)?rv64[ms]i-p-[\w-]+)$"),
+}
+# Module -> [(file, functions)] outside the module's files whose code implements the
+# module's requirements; only --per-req draws their mutants, so the module's random sample
+# stays that of its own files. rt: the profile loader's check of RT's dependencies
+# (RT-001/002; the function is in the cap module's files too) and the render guest's RTCAP
+# check (RT-023, software's side of RT 5.2).
+EXTRA = {
+    "rt": [("src/ext/cap/cap_profile.c", {"check_rt_dependencies"}),
+           ("examples/render/render.c", {"rtcap_needed", "mode_supported"})],
 }
 DEFAULT_MODULES = "cap,pmask,num"
 EQUIVALENT = os.path.join(ROOT, "docs", "mutation-equivalent.tsv")
@@ -559,13 +560,13 @@ def main():
     # Enumerate and sample.
     selected, total_by_module, picks = [], {}, []
     for mod in modules:
-        files, funcs, _ = MODULES[mod][:3]
+        files, funcs, _ = MODULES[mod]
         allm, extra = [], []
         for rel in files:
             for m in mutants_of_file(rel, ROOT, funcs, fields):
                 m["module"] = mod
                 allm.append(m)
-        for rel, only in MODULES[mod][3] if len(MODULES[mod]) > 3 else ():
+        for rel, only in EXTRA.get(mod, ()):
             for m in mutants_of_file(rel, ROOT, only, fields):
                 m["module"] = mod
                 extra.append(m)

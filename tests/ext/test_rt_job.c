@@ -802,6 +802,42 @@ static void snap_svm(cap_snap *s, unsigned pet, uint64_t svmscl, uint64_t svmmod
     s->pol.q = false;
 }
 
+/* Triangle indices of a job are 32 bits, those of its hit record (docs/rt.md, job step
+ * 5): TriRange {first 2^32 - 1, count 2} tests index 2^32 - 1 and then index 0, at
+ * TriRange.base, not index 2^32. base is chosen so that index 2^32 - 1 is A (at TRIS):
+ * index 0 lies at base, unmapped, and index 2^32 would be B (TRIS + 36, in front of A).
+ * Case 0: the job ends with a memory fault at base. Case 1 (SVMEM OOB-zero): index 0 reads
+ * as a zero (degenerate) triangle with INV_MISS, and the hit is A, prim 2^32 - 1.
+ * REQ: RT-036 */
+static void test_trirange_index_wrap(void **st)
+{
+    (void)st;
+    const uint64_t base = TRIS - UINT64_C(0xFFFFFFFF) * 36u;
+    for (unsigned c = 0; c < 2; c++) {
+        setup(8);
+        scene_one_leaf();
+        trirange(TR_AB, 0xFFFFFFFFu, 2, base);
+        ray32(0, 1, 2, 0, 1, 0, 100);
+        w(QRAY + 4, 4, 1);
+        rt_job_desc jd;
+        desc(&jd, 0);
+        cap_snap s;
+        snap_svm(&s, CAP_T_FP32, 0, c == 1 ? 0x3 : 0);
+        rt_job_result res;
+        rt_job_run(&jd, &s, &MEM, &res);
+        assert_int_equal(res.events & 1, 1); /* INV_MISS */
+        if (c == 0) {
+            assert_int_equal(res.status, RT_JOB_MEM_FAULT);
+            assert_int_equal(res.fault_addr, base);
+            assert_int_equal(res.hits, 0);
+        } else {
+            assert_int_equal(res.status, RT_JOB_OK);
+            assert_int_equal(res.hits, 1);
+            check_hit(0, 0, 0xFFFFFFFFu, f32(5.0f), f32(0.25f), f32(0.5f));
+        }
+    }
+}
+
 /* Predication of a job (P-321): ray k is lane k mod 64 of the bank; lanes_off = the
  * complement. Four identical rays that all hit B; rays 1 and 3 masked off: no entries
  * (hit or miss), HEAD passes every ray, and a masked ray is not even read (the loads
@@ -1068,6 +1104,7 @@ int main(void)
         cmocka_unit_test(test_closest_hit),
         cmocka_unit_test(test_traversal_order),
         cmocka_unit_test(test_trirange_bounds),
+        cmocka_unit_test(test_trirange_index_wrap),
         cmocka_unit_test(test_any_hit_and_cull),
         cmocka_unit_test(test_tri_buf),
         cmocka_unit_test(test_wraparound),

@@ -1034,6 +1034,37 @@ static void test_offload_fifo(void **state)
     down(&r);
 }
 
+/* xsubmit.rt checks each feature a job requests against its own RTCAP bit (Q-66): without
+ * PACK_HINT (RTCAP 0x37) opts.PACK_HINT is an unsupported feature and opts.EPS_CTL is
+ * not; without EPS_CTL (0x2F) the other way round. The supported request gets ticket 1.
+ * REQ: RT-024 RT-027 */
+static void test_offload_feature_bits(void **state)
+{
+    (void)state;
+    const char *pf[2] = {"xphmg-profile: 1\nname: p\ncsrs:\n  rtcap: 0x37\n",
+                         "xphmg-profile: 1\nname: p\ncsrs:\n  rtcap: 0x2F\n"};
+    const uint32_t opt[2] = {1u << 2, 1u << 3}; /* PACK_HINT, EPS_CTL */
+    for (unsigned k = 0; k < 2; k++) {
+        rig r;
+        up(&r, pf[k]);
+        offload_scene(&r);
+        const float z0 = 0;
+        for (unsigned o = 0; o < 2; o++) {
+            r.h->x[A0] = odesc(&r, 0, ORAYS, 1, &z0, opt[o]);
+            r.h->x[T0] = 0x55;
+            assert_int_equal(exec1(&r, XSUBMIT(T0, A0)), o == k);
+            if (o == k) {
+                assert_int_equal(r.h->mcause, 2);
+                assert_int_equal(csr(&r, RTSTAT) & 0xFE, 0xA); /* LAST_EC 2, ERR */
+                assert_int_equal(r.h->x[T0], 0x55);
+            } else {
+                assert_int_equal(r.h->x[T0], 1);
+            }
+        }
+        down(&r);
+    }
+}
+
 /* A unit that ran an offload job (and so built its job engine) gives back every byte
  * when freed: after warm-up rounds (one-time state grows to its steady size) 16 more
  * rounds of attach, one job, wait, free leave the heap as they found it. */
@@ -1467,6 +1498,7 @@ int main(void)
         cmocka_unit_test(test_rtuv_false_predicate),
         cmocka_unit_test(test_rtclsdef_mirror),
         cmocka_unit_test(test_offload_fifo),
+        cmocka_unit_test(test_offload_feature_bits),
         cmocka_unit_test(test_offload_frees),
         cmocka_unit_test(test_offload_predicated),
         cmocka_unit_test(test_offload_fof),
