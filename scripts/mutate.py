@@ -214,9 +214,11 @@ def field_swaps(code_line, fields):
     return out
 
 
-def mutants_of_file(rel, src_root, funcs_only, fields):
-    path = os.path.join(src_root, rel)
-    lines = open(path, encoding="utf-8").read().split("\n")
+def mutants_of_file(rel, src_root, funcs_only, fields, text=None):
+    """The mutants of file rel under src_root (or of text, a version of that file)."""
+    if text is None:
+        text = open(os.path.join(src_root, rel), encoding="utf-8").read()
+    lines = text.split("\n")
     code = strip_comments(lines)
     res = []
     for name, first, last, fids in functions(lines, code):
@@ -459,6 +461,56 @@ def current(state, m):
     return r if r and r.get("ids", m["ids"]) == m["ids"] else None
 
 
+def git(*args):
+    p = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True)
+    return p.stdout if p.returncode == 0 else None
+
+
+def seed_from_reports(report_dir, modules, selected, fields, state, state_path):
+    """Imports the results of the committed reports docs/mutation/<module>.tsv into a state
+    file that lacks them (a fresh checkout, a new --work). A row is taken only when the
+    mutant's function is unchanged since the commit that last wrote the report (its hash
+    recomputed from the files at that commit) and the row names the same requirement ids
+    as the mutant does now; anything else stays to be run. Survivors are not imported, so
+    they run again against today's tests. Returns the number of rows imported."""
+    by_id = {m["id"]: m for m in selected}
+    imported = 0
+    for mod in modules:
+        path = os.path.join(report_dir, f"{mod}.tsv")
+        rel_report = os.path.relpath(path, ROOT)
+        commit = (git("log", "-1", "--format=%H", "--", rel_report) or "").strip()
+        report = git("show", f"{commit}:{rel_report}") if commit else None
+        if report is None:
+            continue
+        old_hash = {}
+        files, funcs, _ = MODULES[mod]
+        for rel in files:
+            text = git("show", f"{commit}:{rel}")
+            if text is None:
+                continue
+            for m in mutants_of_file(rel, ROOT, funcs, fields, text=text):
+                old_hash[m["id"]] = m["fhash"]
+        # The report as committed, with the sources of that commit.
+        rows = [ln.split("\t") for ln in report.split("\n") if ln and not ln.startswith("#")]
+        with open(state_path, "a", encoding="utf-8") as out:
+            for cols in rows:
+                if len(cols) < 9:
+                    cols += [""] * (9 - len(cols))
+                mid, ids, status = cols[0], cols[5], cols[6]
+                m = by_id.get(mid)
+                if (not m or status not in ("killed", "stillborn", "untested")
+                        or current(state, m) or old_hash.get(mid) != m["fhash"]
+                        or (ids.split() if ids != "-" else []) != m["ids"]):
+                    continue
+                rec = {"status": status, "failed": cols[8].split(), "killed_for": cols[7].split(),
+                       "id": mid, "srchash": m["fhash"], "ids": m["ids"], "secs": 0,
+                       "seeded_from": f"{rel_report}@{commit[:12]}"}
+                state[(mid, m["fhash"])] = rec
+                out.write(json.dumps(rec) + "\n")
+                imported += 1
+    return imported
+
+
 def write_report(report_dir, selected, state, eq, modules, args, total_by_module):
     """One file per module run, docs/mutation/<module>.tsv, so campaigns over different
     modules (on different branches) never touch the same report."""
@@ -523,9 +575,15 @@ def main():
     ap.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
     ap.add_argument("--report-dir", default=REPORT_DIR,
                     help="where docs/mutation/<module>.tsv go")
+    ap.add_argument("--only", default="",
+                    help="run only the mutants whose id matches this regular expression "
+                         "(with a --max-per-module above the module's size: any mutant)")
     ap.add_argument("--list", action="store_true", help="list the sampled mutants and stop")
     ap.add_argument("--report-only", action="store_true", help="rewrite the report from state")
     ap.add_argument("--time-limit", type=int, default=0, help="stop after this many seconds")
+    ap.add_argument("--seed-from-reports", action="store_true",
+                    help="import the committed reports' results for mutants whose function "
+                    "is unchanged since (a fresh --work resumes where the report left off)")
     ap.add_argument("--rerun-survivors", action="store_true",
                     help="run surviving mutants again (after adding tests that should kill them)")
     args = ap.parse_args()
@@ -595,6 +653,8 @@ def main():
                     pick.append(m)
                     for rid in m["ids"]:
                         have[rid] = have.get(rid, 0) + 1
+        if args.only:
+            pick = [m for m in pick if re.search(args.only, m["id"])]
         picks.append(pick)
     # Round-robin over the modules, so a run cut short by --time-limit covers each of them.
     for i in range(max((len(p) for p in picks), default=0)):
@@ -610,6 +670,9 @@ def main():
     state = load_state(state_path)
     if args.rerun_survivors:
         state = {k: v for k, v in state.items() if v["status"] != "survived"}
+    if args.seed_from_reports:
+        n = seed_from_reports(args.report_dir, modules, selected, fields, state, state_path)
+        print(f"imported {n} results from the committed reports", file=sys.stderr)
     if args.report_only:
         write_report(args.report_dir, selected, state, eq, modules, args, total_by_module)
         return 0
