@@ -103,6 +103,15 @@ MODULES = {
              r"^(sim\.hart|arch\.rv\.(priv_\w+|unexpected_trap|trap_loop|isa_\w+)|host_trap_\w+"
              r"|riscv-tests\.(commit-log\.)?rv64[ms]i-p-[\w-]+)$"),
 }
+# Module -> [(file, functions)] outside the module's files whose code implements the
+# module's requirements; only --per-req draws their mutants, so the module's random sample
+# stays that of its own files. rt: the profile loader's check of RT's dependencies
+# (RT-001/002; the function is in the cap module's files too) and the render guest's RTCAP
+# check (RT-023, software's side of RT 5.2).
+EXTRA = {
+    "rt": [("src/ext/cap/cap_profile.c", {"check_rt_dependencies"}),
+           ("examples/render/render.c", {"rtcap_needed", "mode_supported"})],
+}
 DEFAULT_MODULES = "cap,pmask,num"
 EQUIVALENT = os.path.join(ROOT, "docs", "mutation-equivalent.tsv")
 REPORT_DIR = os.path.join(ROOT, "docs", "mutation")
@@ -298,13 +307,15 @@ def ctest_tests(build):
 
 def tests_of_file(rel, tests):
     """CTest names built from test file rel: a test named after it (arch.cap.cap_xcvt for
-    cap_xcvt.S) or one whose program is built from it (test_cap for test_cap.c)."""
+    cap_xcvt.S) or one whose program is built from it (test_cap for test_cap.c, and its
+    portable build test_cap_portable, the same file compiled for the code paths of hosts
+    without x86-64 extensions)."""
     stem = os.path.splitext(os.path.basename(rel))[0]
     names = []
     for t in tests:
         parts = t["name"].split(".")
         prog = os.path.basename(t["command"][0]) if t["command"] else ""
-        if stem in parts or prog == stem:
+        if stem in parts or prog in (stem, stem + "_portable"):
             names.append(t["name"])
     return names
 
@@ -635,12 +646,16 @@ def main():
     selected, total_by_module, picks, earlier = [], {}, [], []
     for mod in modules:
         files, funcs, _ = MODULES[mod]
-        allm = []
+        allm, extra = [], []
         for rel in files:
             for m in mutants_of_file(rel, ROOT, funcs, fields):
                 m["module"] = mod
                 allm.append(m)
-        total_by_module[mod] = len(allm)
+        for rel, only in EXTRA.get(mod, ()):
+            for m in mutants_of_file(rel, ROOT, only, fields):
+                m["module"] = mod
+                extra.append(m)
+        total_by_module[mod] = len(allm) + len(extra)
         rng = random.Random(f"{args.seed}:{mod}")
         # Run in the sampled (random) order, so the part of a sample that a run cut short
         # by --time-limit covers is itself a random sample of the module, not its first
@@ -659,7 +674,7 @@ def main():
             for m in pick + [m for m in allm if m not in pick and ran(state, m)]:
                 for rid in m["ids"]:
                     have[rid] = have.get(rid, 0) + 1
-            rest = [m for m in allm if m not in pick]
+            rest = [m for m in allm if m not in pick] + extra
             random.Random(f"{args.seed}:{mod}:per-req").shuffle(rest)
             for m in rest:
                 if any(have.get(rid, 0) < args.per_req for rid in m["ids"]

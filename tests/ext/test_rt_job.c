@@ -299,11 +299,55 @@ static void test_closest_hit(void **st)
     assert_int_equal(r(QMISS, 4), 0);
 }
 
+/* The job's traversal (docs/rt.md, job step 5): children near to far, a pushed child
+ * tested again when popped against [tmin, closest hit so far]. A ray along +z at (1, 2)
+ * visits node N1 (z 3) before leaf A (z 5), which waits on the stack:
+ *   - case 0: B is hit at t 3, so A is skipped when popped: its triangle, placed in
+ *     unmapped memory, is never read and the job completes with B;
+ *   - case 1 (the control): from z 4, B behind, the ray reaches A, and the job ends with
+ *     a memory fault at A's triangle;
+ *   - case 2: N1's leaf is empty (count 0), so A, popped after it, gives the hit (t 5).
+ * REQ: RT-056 */
+static void test_traversal_order(void **st)
+{
+    (void)st;
+    for (unsigned c = 0; c < 3; c++) {
+        setup(8);
+        scene_two_levels();
+        if (c < 2)
+            trirange(TR_A, 0, 1, HOLE);
+        else
+            trirange(TR_B, 1, 0, TRIS);
+        ray32(0, 1, 2, c == 1 ? 4.0f : 0.0f, 1, 0, 100);
+        w(QRAY + 4, 4, 1);
+        rt_job_desc jd;
+        desc(&jd, 0);
+        cap_snap s;
+        snap(&s, CAP_T_FP32);
+        rt_job_result res;
+        rt_job_run(&jd, &s, &MEM, &res);
+        if (c == 1) {
+            assert_int_equal(res.status, RT_JOB_MEM_FAULT);
+            assert_int_equal(res.fault_addr, HOLE);
+            assert_int_equal(res.hits, 0);
+        } else {
+            assert_int_equal(res.status, RT_JOB_OK);
+            assert_int_equal(res.hits, 1);
+            if (c == 0)
+                check_hit(0, 0, 1, f32(3.0f), f32(0.5f), f32(0.25f));
+            else
+                check_hit(0, 0, 0, f32(5.0f), f32(0.25f), f32(0.5f));
+        }
+    }
+}
+
 /* REQ: RT-036. A TriRange selects exactly triangles first..first+count-1 of its buffer:
  * in one leaf (box z 3..5), TriRange {0, 1} gives A at t 5 to a ray along +z although B,
  * the next triangle in the buffer, lies in front at t 3; TriRange {1, 1} gives B at t 7
  * to a ray along -z although A, the triangle before it, lies in front at t 5; TriRange
- * {0, 2} gives B at t 3, the closest hit of the leaf although A is tested (and hit) first. */
+ * {0, 2} gives B at t 3, the closest hit of the leaf although A is tested (and hit) first,
+ * also to a second ray through the mapped read path, which takes the leaf's triangles in
+ * place from the engine's leaf cache (docs/rt.md "Offload engine"). */
 static void test_trirange_bounds(void **st)
 {
     (void)st;
@@ -329,10 +373,12 @@ static void test_trirange_bounds(void **st)
     setup(8);
     scene_one_leaf();
     ray32(0, 1, 2, 0, 1, 0, 100);
-    w(QRAY + 4, 4, 1);
-    rt_job_run(&jd, &s, &MEM, &res);
-    assert_int_equal(res.hits, 1);
+    ray32(1, 1, 2, 0, 1, 0, 100);
+    w(QRAY + 4, 4, 2);
+    rt_job_run(&jd, &s, &MEM_MAPPED, &res);
+    assert_int_equal(res.hits, 2);
     check_hit(0, 0, 1, f32(3.0f), f32(0.5f), f32(0.25f));
+    check_hit(1, 1, 1, f32(3.0f), f32(0.5f), f32(0.25f));
 }
 
 /* REQ: RT-117. ANY_HIT takes the first hit found (A, tested first in its leaf),
@@ -756,6 +802,42 @@ static void snap_svm(cap_snap *s, unsigned pet, uint64_t svmscl, uint64_t svmmod
     s->pol.q = false;
 }
 
+/* Triangle indices of a job are 32 bits, those of its hit record (docs/rt.md, job step
+ * 5): TriRange {first 2^32 - 1, count 2} tests index 2^32 - 1 and then index 0, at
+ * TriRange.base, not index 2^32. base is chosen so that index 2^32 - 1 is A (at TRIS):
+ * index 0 lies at base, unmapped, and index 2^32 would be B (TRIS + 36, in front of A).
+ * Case 0: the job ends with a memory fault at base. Case 1 (SVMEM OOB-zero): index 0 reads
+ * as a zero (degenerate) triangle with INV_MISS, and the hit is A, prim 2^32 - 1.
+ * REQ: RT-036 */
+static void test_trirange_index_wrap(void **st)
+{
+    (void)st;
+    const uint64_t base = TRIS - UINT64_C(0xFFFFFFFF) * 36u;
+    for (unsigned c = 0; c < 2; c++) {
+        setup(8);
+        scene_one_leaf();
+        trirange(TR_AB, 0xFFFFFFFFu, 2, base);
+        ray32(0, 1, 2, 0, 1, 0, 100);
+        w(QRAY + 4, 4, 1);
+        rt_job_desc jd;
+        desc(&jd, 0);
+        cap_snap s;
+        snap_svm(&s, CAP_T_FP32, 0, c == 1 ? 0x3 : 0);
+        rt_job_result res;
+        rt_job_run(&jd, &s, &MEM, &res);
+        assert_int_equal(res.events & 1, 1); /* INV_MISS */
+        if (c == 0) {
+            assert_int_equal(res.status, RT_JOB_MEM_FAULT);
+            assert_int_equal(res.fault_addr, base);
+            assert_int_equal(res.hits, 0);
+        } else {
+            assert_int_equal(res.status, RT_JOB_OK);
+            assert_int_equal(res.hits, 1);
+            check_hit(0, 0, 0xFFFFFFFFu, f32(5.0f), f32(0.25f), f32(0.5f));
+        }
+    }
+}
+
 /* Predication of a job (P-321): ray k is lane k mod 64 of the bank; lanes_off = the
  * complement. Four identical rays that all hit B; rays 1 and 3 masked off: no entries
  * (hit or miss), HEAD passes every ray, and a masked ray is not even read (the loads
@@ -873,7 +955,9 @@ static void test_absent_xmem_feature(void **st)
  * give the entries, HEAD, status and SVFAULTI of the per-ray rules. Cases: OOB-zero (rays
  * 9 and 10 miss), FOF (stop at ray 9), neither (job fault at ray 9), and no hole at all
  * (rays 9 and 10 hit B; the only case traced in parallel, as the others read unmapped
- * memory and fall back to one thread). REQ: RT-120 RT-101 RT-089 RT-096 */
+ * memory and fall back to one thread). The engine takes at most 64 threads
+ * (RT_JOB_MAX_THREADS): asked for 1000 it runs the job on 64, with the same
+ * results. REQ: RT-120 RT-101 RT-089 RT-096 */
 #define BIG_N    130u
 #define BIG_RAYS 0x14000u
 #define BIG_HITS 0x16000u
@@ -886,7 +970,9 @@ static bool big_masked(uint32_t j)
 static void test_split_engine_rules(void **st)
 {
     (void)st;
-    for (unsigned threads = 1; threads <= 2; threads++) {
+    static const unsigned nthreads[] = {1, 2, 1000};
+    for (unsigned t = 0; t < sizeof nthreads / sizeof nthreads[0]; t++) {
+        unsigned threads = nthreads[t];
         for (unsigned c = 0; c < 4; c++) {
             setup(8);
             scene_two_levels();
@@ -910,6 +996,7 @@ static void test_split_engine_rules(void **st)
             snap_svm(&s, CAP_T_FP32, c == 1 ? 0x20 : 0, c == 0 ? 0x3 : 0);
             rt_job_engine *e = rt_job_engine_new(threads);
             assert_non_null(e);
+            assert_int_equal(rt_job_engine_threads(e), threads > 64 ? 64 : threads);
             rt_job_result res;
             rt_job_run_ex(&jd, &s, &MEM_MAPPED, e, &res);
             rt_job_engine_free(e);
@@ -1015,7 +1102,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_closest_hit),
+        cmocka_unit_test(test_traversal_order),
         cmocka_unit_test(test_trirange_bounds),
+        cmocka_unit_test(test_trirange_index_wrap),
         cmocka_unit_test(test_any_hit_and_cull),
         cmocka_unit_test(test_tri_buf),
         cmocka_unit_test(test_wraparound),

@@ -784,6 +784,15 @@ static void test_tri_eps(void **state)
     assert_true(rt_tri_test(&r, Tz, false, 149, &t, &u, &v));
     assert_true(t == -0x1p-149f);
     assert_false(rt_tri_test(&r, Tz, false, 150, &t, &u, &v));
+    /* Across the normal/subnormal boundary of 2^-e: o.z = 2^-127 (subnormal) gives
+     * t = -2^-127; e = 126 (2^-126, the smallest normal) and e = 127 (2^-127) accept it,
+     * e = 128 (2^-128) does not. */
+    r = mkray(0.5f, 0, 0x1p-127f, 0, 0, 1, 0, 10);
+    assert_false(rt_tri_test(&r, Tz, false, 0, &t, &u, &v));
+    assert_true(rt_tri_test(&r, Tz, false, 126, &t, &u, &v));
+    assert_true(rt_tri_test(&r, Tz, false, 127, &t, &u, &v));
+    assert_true(t == -0x1p-127f);
+    assert_false(rt_tri_test(&r, Tz, false, 128, &t, &u, &v));
 }
 
 /* No tolerance other than the epsilon code (errata P-327, RT 8.1 "no custom epsilon

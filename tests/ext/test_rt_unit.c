@@ -198,6 +198,12 @@ static void ray16(rig *r, uint64_t a, const uint16_t h[8])
     for (int i = 0; i < 8; i++)
         put16(r, a + 2u * i, h[i]);
 }
+/* A 16-bit ray record at RAY, its address in a0. */
+static void ray16_a0(rig *r, const uint16_t h[8])
+{
+    ray16(r, RAY, h);
+    r->h->x[A0] = RAY;
+}
 
 /* One child of a Node4 tile at t (Q-67): box at byte 12i (binary16 min.xyz, max.xyz),
  * 24-bit index at bit 24i of bytes 48-59; the flags word (bytes 60-63) is written by
@@ -232,6 +238,23 @@ static void node_a(rig *r, uint64_t t)
     child(r, t, 2, c2, 12);
     child(r, t, 3, c3, 16);
     put32(r, t + 60, 0x95);
+}
+
+/* The set-up the rt.bbox tests share: node_a at NODE in RTNODE, under CAP.PREC.MODE
+ * mode (0 keeps the reset state: PET FP16). */
+static void up_bbox(rig *r, uint32_t mode)
+{
+    up(r, NULL);
+    if (mode) wcsr(r, PREC_MODE, mode);
+    node_a(r, NODE);
+    wcsr(r, RTNODE, NODE);
+}
+
+/* The FP32 ray of the rt.bbox tests at RAY, in a0: org (0, 0.5, 0.5), dir +x, t [0, 100]. */
+static void bbox_ray32(rig *r)
+{
+    ray32(r, RAY, 0, 0.5f, 0.5f, 1, 0, 0, 0, 100);
+    r->h->x[A0] = RAY;
 }
 
 /* The RT CSR map (errata Q-06/Q-07: RT CSR n at 0x810 + n; RTCLSDEF and RTSPROF
@@ -289,12 +312,8 @@ static void test_bbox_fp32(void **state)
 {
     (void)state;
     rig r;
-    up(&r, NULL);
-    wcsr(&r, PREC_MODE, MODE_FP32);
-    node_a(&r, NODE);
-    wcsr(&r, RTNODE, NODE);
-    ray32(&r, RAY, 0, 0.5f, 0.5f, 1, 0, 0, 0, 100);
-    r.h->x[A0] = RAY;
+    up_bbox(&r, MODE_FP32);
+    bbox_ray32(&r);
     /* TNEAR = 0.5f = 0x3F000000 */
     assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 0);
     assert_int_equal(r.h->x[A1], 0x3F00000000000B0BULL);
@@ -349,9 +368,7 @@ static void test_bbox_fp16(void **state)
 {
     (void)state;
     rig r;
-    up(&r, NULL);
-    node_a(&r, NODE);
-    wcsr(&r, RTNODE, NODE);
+    up_bbox(&r, 0);
     const uint16_t ray[8] = {H_0, H_HALF, H_HALF, H_1, H_0, H_0, H_0, H_100};
     ray16(&r, RAY + 2, ray); /* 2-byte alignment is enough for FP16 */
     r.h->x[A0] = RAY + 2;
@@ -395,8 +412,7 @@ static void test_bbox_fp16(void **state)
     assert_true(csr(&r, PREC_STAT) & STAT_DOWNCAST);
     /* FP32 effective: PACK_HINT has no effect */
     wcsr(&r, PREC_MODE, MODE_FP32);
-    ray32(&r, RAY, 0, 0.5f, 0.5f, 1, 0, 0, 0, 100);
-    r.h->x[A0] = RAY;
+    bbox_ray32(&r);
     assert_int_equal(exec1(&r, RT_BBOX(A1, A0, F_PACK)), 0);
     assert_int_equal(r.h->x[A1], 0x3F00000000000B0BULL);
     down(&r);
@@ -411,12 +427,9 @@ static void test_bbox_trap(void **state)
 {
     (void)state;
     rig r;
-    up(&r, NULL);
-    node_a(&r, NODE);
-    wcsr(&r, RTNODE, NODE);
+    up_bbox(&r, 0);
     const uint16_t ray[8] = {H_0, H_HALF, H_HALF, H_TINY, H_0, H_0, H_0, H_INF};
-    ray16(&r, RAY, ray);
-    r.h->x[A0] = RAY;
+    ray16_a0(&r, ray);
     r.h->x[A1] = 0x55;
     wcsr(&r, EXC_EN, 0x4);
     assert_int_equal(exec1(&r, RT_BBOX(A1, A0, PBOUT(1))), 1);
@@ -466,6 +479,24 @@ static void tris(rig *r)
     put64(r, TRR + 8, TRIS);
 }
 
+/* The FP32 ray of the rt.tri tests at RAY, in a0: org (0.25, 0.125, 0), dir +z, t [0, 100]. */
+static void tri_ray32(rig *r)
+{
+    ray32(r, RAY, 0.25f, 0.125f, 0, 0, 0, 1, 0, 100);
+    r->h->x[A0] = RAY;
+}
+
+/* The set-up the rt.tri tests share: PET FP32, the triangles of tris() in RTTRI, the ray
+ * of tri_ray32. */
+static void up_tri(rig *r)
+{
+    up(r, NULL);
+    wcsr(r, PREC_MODE, MODE_FP32);
+    tris(r);
+    wcsr(r, RTTRI, TRR);
+    tri_ray32(r);
+}
+
 /* rt.tri: closest hit in the range, culling, ties, RTUV, epsilon (EPS_CTL and the
  * default), PRED_ONLY, count 0. REQ: RT-058 RT-059 RT-060 RT-062 RT-014 RT-064 RT-065
  * REQ: RT-036 RT-106 */
@@ -473,12 +504,7 @@ static void test_tri(void **state)
 {
     (void)state;
     rig r;
-    up(&r, NULL);
-    wcsr(&r, PREC_MODE, MODE_FP32);
-    tris(&r);
-    wcsr(&r, RTTRI, TRR);
-    ray32(&r, RAY, 0.25f, 0.125f, 0, 0, 0, 1, 0, 100);
-    r.h->x[A0] = RAY;
+    up_tri(&r);
     /* closest = tri 1 (t 2): rd = HIT | PRIM 1 << 32 | 2.0f (0x40000000);
      * RTUV = u 0.25f (0x3E800000) | v 0.125f (0x3E000000) << 32 */
     assert_int_equal(exec1(&r, RT_TRI(A1, A0, 0)), 0);
@@ -542,8 +568,7 @@ static void test_tri_fp16(void **state)
     put64(&r, TRR + 8, TRIS);
     wcsr(&r, RTTRI, TRR);
     const uint16_t ray[8] = {H_QUART, H_EIGHT, H_0, H_0, H_0, H_1, H_0, H_100};
-    ray16(&r, RAY, ray);
-    r.h->x[A0] = RAY;
+    ray16_a0(&r, ray);
     assert_int_equal(exec1(&r, RT_TRI(A1, A0, 0)), 0);
     assert_int_equal(r.h->x[A1], 0x8000000100004200ULL);
     assert_int_equal(csr(&r, RTUV), 0x0000340000003000ULL);
@@ -559,9 +584,7 @@ static void test_predicates(void **state)
 {
     (void)state;
     rig r;
-    up(&r, NULL);
-    node_a(&r, NODE);
-    wcsr(&r, RTNODE, NODE);
+    up_bbox(&r, 0);
     wcsr(&r, PMASK1, 0xFE); /* lane 0 false */
     wcsr(&r, PMASK2, 0xAA);
     r.h->x[A0] = UNMAPPED;
@@ -598,10 +621,7 @@ static void test_faults(void **state)
 {
     (void)state;
     rig r;
-    up(&r, NULL);
-    wcsr(&r, PREC_MODE, MODE_FP32);
-    node_a(&r, NODE);
-    wcsr(&r, RTNODE, NODE);
+    up_bbox(&r, MODE_FP32);
     tris(&r);
     wcsr(&r, RTTRI, TRR);
     r.h->x[A1] = 0x55;
@@ -619,8 +639,7 @@ static void test_faults(void **state)
     assert_int_equal(r.h->mtval, RAM + RAM_SIZE);
     assert_int_equal(csr(&r, EVENTS), 1);
     /* Node8 needs 128-byte alignment: RTNODE = NODE + 64 */
-    ray32(&r, RAY, 0, 0.5f, 0.5f, 1, 0, 0, 0, 100);
-    r.h->x[A0] = RAY;
+    bbox_ray32(&r);
     wcsr(&r, RTNODE, NODE2);
     assert_int_equal(exec1(&r, RT_BBOX(A1, A0, F_NODE8)), 1);
     assert_int_equal(r.h->mcause, 4);
@@ -668,8 +687,7 @@ static void test_illegal(void **state)
     wcsr(&r, PREC_MODE, MODE_FP32);
     node_a(&r, NODE);
     wcsr(&r, RTNODE, NODE);
-    ray32(&r, RAY, 0, 0.5f, 0.5f, 1, 0, 0, 0, 100);
-    r.h->x[A0] = RAY;
+    bbox_ray32(&r);
     assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 0);
     assert_int_equal(csr(&r, RTSTAT), 0x106);
     hart_reset(r.h, RAM);
@@ -725,11 +743,8 @@ static void test_unsup_fmt(void **state)
 {
     (void)state;
     rig r;
-    up(&r, NULL);
-    node_a(&r, NODE);
-    wcsr(&r, RTNODE, NODE);
-    ray32(&r, RAY, 0, 0.5f, 0.5f, 1, 0, 0, 0, 100);
-    r.h->x[A0] = RAY;
+    up_bbox(&r, 0);
+    bbox_ray32(&r);
     wcsr(&r, PREC_MODE, MODE_INT8);
     assert_int_equal(csr(&r, PREC_STAT) & STAT_UNSUP_FMT, 0);
     assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), 0);
@@ -762,12 +777,8 @@ static void test_w_guard(void **state)
 {
     (void)state;
     rig r;
-    up(&r, NULL);
-    wcsr(&r, PREC_MODE, MODE_FP32);
-    node_a(&r, NODE);
-    wcsr(&r, RTNODE, NODE);
-    ray32(&r, RAY, 0, 0.5f, 0.5f, 1, 0, 0, 0, 100);
-    r.h->x[A0] = RAY;
+    up_bbox(&r, MODE_FP32);
+    bbox_ray32(&r);
     putf(&r, RAY + 32, 1.0f);
     assert_int_equal(exec1(&r, RT_BBOX(A1, A0, F_WGUARD | PBOUT(2))), 0);
     assert_int_equal(r.h->x[A1], 0x3F00000000000B0BULL);
@@ -799,8 +810,7 @@ static void test_w_guard(void **state)
     /* FP16 records: w is the ninth 16-bit element (byte 16) */
     wcsr(&r, PREC_MODE, MODE_FP16);
     const uint16_t ray[8] = {H_0, H_HALF, H_HALF, H_1, H_0, H_0, H_0, H_100};
-    ray16(&r, RAY, ray);
-    r.h->x[A0] = RAY;
+    ray16_a0(&r, ray);
     put16(&r, RAY + 16, H_0);
     assert_int_equal(exec1(&r, RT_BBOX(A1, A0, F_WGUARD)), 0);
     assert_int_equal(r.h->x[A1], 0);
@@ -865,8 +875,7 @@ static void test_pack_hint(void **state)
     /* FP32: PACK_HINT has no effect on rt.tri (tris: prim 1 at t 2.0f) */
     wcsr(&r, PREC_MODE, MODE_FP32);
     tris(&r);
-    ray32(&r, RAY, 0.25f, 0.125f, 0, 0, 0, 1, 0, 100);
-    r.h->x[A0] = RAY;
+    tri_ray32(&r);
     assert_int_equal(exec1(&r, RT_TRI(A1, A0, F_PACK)), 0);
     assert_int_equal(r.h->x[A1], 0x8000000140000000ULL);
     down(&r);
@@ -887,12 +896,7 @@ static void test_rtuv_false_predicate(void **state)
 {
     (void)state;
     rig r;
-    up(&r, NULL);
-    wcsr(&r, PREC_MODE, MODE_FP32);
-    tris(&r);
-    wcsr(&r, RTTRI, TRR);
-    ray32(&r, RAY, 0.25f, 0.125f, 0, 0, 0, 1, 0, 100);
-    r.h->x[A0] = RAY;
+    up_tri(&r);
     assert_int_equal(exec1(&r, RT_TRI(A1, A0, 0)), 0);
     assert_int_equal(csr(&r, RTUV), 0x3E0000003E800000ULL);
     wcsr(&r, PREC_MODE, MODE_FP32 | MODE_ZMODE);
@@ -1030,6 +1034,37 @@ static void test_offload_fifo(void **state)
     down(&r);
 }
 
+/* xsubmit.rt checks each feature a job requests against its own RTCAP bit (Q-66): without
+ * PACK_HINT (RTCAP 0x37) opts.PACK_HINT is an unsupported feature and opts.EPS_CTL is
+ * not; without EPS_CTL (0x2F) the other way round. The supported request gets ticket 1.
+ * REQ: RT-024 RT-027 */
+static void test_offload_feature_bits(void **state)
+{
+    (void)state;
+    const char *pf[2] = {"xphmg-profile: 1\nname: p\ncsrs:\n  rtcap: 0x37\n",
+                         "xphmg-profile: 1\nname: p\ncsrs:\n  rtcap: 0x2F\n"};
+    const uint32_t opt[2] = {1u << 2, 1u << 3}; /* PACK_HINT, EPS_CTL */
+    for (unsigned k = 0; k < 2; k++) {
+        rig r;
+        up(&r, pf[k]);
+        offload_scene(&r);
+        const float z0 = 0;
+        for (unsigned o = 0; o < 2; o++) {
+            r.h->x[A0] = odesc(&r, 0, ORAYS, 1, &z0, opt[o]);
+            r.h->x[T0] = 0x55;
+            assert_int_equal(exec1(&r, XSUBMIT(T0, A0)), o == k);
+            if (o == k) {
+                assert_int_equal(r.h->mcause, 2);
+                assert_int_equal(csr(&r, RTSTAT) & 0xFE, 0xA); /* LAST_EC 2, ERR */
+                assert_int_equal(r.h->x[T0], 0x55);
+            } else {
+                assert_int_equal(r.h->x[T0], 1);
+            }
+        }
+        down(&r);
+    }
+}
+
 /* A unit that ran an offload job (and so built its job engine) gives back every byte
  * when freed: after warm-up rounds (one-time state grows to its steady size) 16 more
  * rounds of attach, one job, wait, free leave the heap as they found it. */
@@ -1165,14 +1200,15 @@ static void test_hints(void **state)
     const uint16_t ray[8] = {H_0, H_HALF, H_HALF, H_1, H_0, H_0, H_0, H_100};
     for (unsigned i = 0; i < sizeof cfgs / sizeof cfgs[0]; i++) {
         rig r;
-        up(&r, NULL);
-        node_a(&r, NODE);
-        wcsr(&r, RTNODE, NODE);
-        ray16(&r, RAY, ray);
-        r.h->x[A0] = RAY;
+        up_bbox(&r, 0);
+        ray16_a0(&r, ray);
         wcsr(&r, RTCFG, cfgs[i].rtcfg);
         wcsr(&r, RTCONF2, cfgs[i].rtconf2);
         wcsr(&r, RTBASE, cfgs[i].rtbase);
+        /* the hints are held as written (RW), they only do nothing */
+        assert_int_equal(csr(&r, RTCFG), cfgs[i].rtcfg);
+        assert_int_equal(csr(&r, RTCONF2), cfgs[i].rtconf2);
+        assert_int_equal(csr(&r, RTBASE), cfgs[i].rtbase);
         wcsr(&r, PREC_MODE, MODE_FP16);
         assert_int_equal(exec1(&r, RT_BBOX(A1, A0, PBOUT(2))), 0);
         assert_int_equal(r.h->x[A1], 0x0000380000000B0BULL);
@@ -1207,12 +1243,9 @@ static void test_numeric_policy(void **state)
 {
     (void)state;
     rig r;
-    up(&r, NULL);
-    node_a(&r, NODE);
-    wcsr(&r, RTNODE, NODE);
+    up_bbox(&r, 0);
     const uint16_t ray3[8] = {H_0, H_HALF, H_HALF, H_3, H_0, H_0, H_0, H_100};
-    ray16(&r, RAY, ray3);
-    r.h->x[A0] = RAY;
+    ray16_a0(&r, ray3);
     static const struct {
         uint64_t rmode;
         uint64_t tnear;
@@ -1288,11 +1321,7 @@ static void test_no_custom_epsilon(void **state)
 {
     (void)state;
     rig r;
-    up(&r, NULL);
-    wcsr(&r, PREC_MODE, MODE_FP32);
-    tris(&r);
-    wcsr(&r, RTTRI, TRR);
-    r.h->x[A0] = RAY;
+    up_tri(&r);
     /* codes 0 (reset): tmax one ulp short of t = 2 misses tri 1 (tri 2 is at t = 3) */
     ray32(&r, RAY, 0.25f, 0.125f, 0, 0, 0, 1, 0, nextafterf(2.0f, 0.0f));
     assert_int_equal(exec1(&r, RT_TRI(A1, A0, 0)), 0);
@@ -1395,12 +1424,7 @@ static void test_tri_charge(void **state)
 {
     (void)state;
     rig r;
-    up(&r, NULL);
-    wcsr(&r, PREC_MODE, MODE_FP32);
-    tris(&r);
-    wcsr(&r, RTTRI, TRR);
-    ray32(&r, RAY, 0.25f, 0.125f, 0, 0, 0, 1, 0, 100);
-    r.h->x[A0] = RAY;
+    up_tri(&r);
     const uint32_t counts[4] = {1, 3, 5, 4099};
     for (int k = 0; k < 4; k++) {
         put32(&r, TRR + 4, counts[k]);
@@ -1474,6 +1498,7 @@ int main(void)
         cmocka_unit_test(test_rtuv_false_predicate),
         cmocka_unit_test(test_rtclsdef_mirror),
         cmocka_unit_test(test_offload_fifo),
+        cmocka_unit_test(test_offload_feature_bits),
         cmocka_unit_test(test_offload_frees),
         cmocka_unit_test(test_offload_predicated),
         cmocka_unit_test(test_offload_fof),

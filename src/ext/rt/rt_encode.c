@@ -80,7 +80,7 @@ bool rt_node4_encode(const rt_node4 *n, uint8_t bytes[64])
 
 /* ---- Formats ------------------------------------------------------------------------ */
 
-/* REQ: RT-040 RT-069 */
+/* REQ: RT-040 RT-069 RT-071 RT-075 RT-076 */
 bool rt_elem_from_pet(unsigned eff_pet, bool q, rt_elem *e)
 {
     *e = RT_ELEM_FP32;
@@ -99,7 +99,7 @@ bool rt_elem_from_pet(unsigned eff_pet, bool q, rt_elem *e)
     }
 }
 
-/* REQ: RT-079 RT-093 RT-105 RT-106 */
+/* REQ: RT-070 RT-071 RT-074 RT-077 RT-079 RT-093 RT-105 RT-106 RT-107 */
 uint32_t rt_result_encode(float x, rt_elem e, const num_policy *pol, num_flags *f)
 {
     /* FP32 to FP32 of a normal number, a zero or an infinity is the identity without

@@ -522,7 +522,7 @@ static unsigned effective_dom(const rt_job_desc *jd, const cap_snap *s)
 
 /* Appends ray i's hit or miss entry (nothing at all when h is NULL: a masked-off lane,
  * RT 8.2/8.3) and advances the ray queue's HEAD; false when the job ends. */
-/* REQ: RT-120 RT-082 RT-083 RT-085 RT-088 RT-044 */
+/* REQ: RT-120 RT-082 RT-083 RT-085 RT-088 RT-044 RT-091 RT-094 RT-095 */
 static bool emit(job_ctx *c, const trav_cfg *k, const cap_snap *s, queue *rq, queue *hq, queue *mq,
                  uint32_t i, const trav_hit *h)
 {
@@ -686,7 +686,7 @@ void rt_job_run(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m, r
     cache_free(&e.cache[0]);
 }
 
-/* REQ: RT-089 RT-096 RT-098 RT-100 RT-104 RT-117 */
+/* REQ: RT-089 RT-096 RT-098 RT-100 RT-103 RT-104 RT-117 */
 void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m,
                    rt_job_engine *eng, rt_job_result *r)
 {

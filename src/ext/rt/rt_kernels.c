@@ -112,7 +112,7 @@ float rt_fp16_widen(uint32_t h)
 
 /* Exact widening of one element to binary32 (BF16 is the high half of a binary32). NaNs
  * stay NaNs (they make every test miss). */
-/* REQ: RT-040 RT-042 */
+/* REQ: RT-040 RT-042 RT-075 */
 static float elem_load(const uint8_t *p, rt_elem e)
 {
     if (e == RT_ELEM_FP32) return u2f(ld32(p));
@@ -289,7 +289,9 @@ bool rt_box_test(const rt_ray *r, const rt_box *b, float *tnear, float *tfar)
     return hit;
 }
 
-#if defined(__SSE2__)
+/* The scalar slab4 is what the render guest (RV64, no SSE) runs; -DRT_PORTABLE builds it
+ * on x86-64 too, so that the host tests check it (ext_rt_kernels_portable). */
+#if defined(__SSE2__) && !defined(RT_PORTABLE)
 /* REQ: RT-056 */
 static unsigned slab4(const rt_ray_pre *p, const rt_node4w *n, float tmin, float tmax,
                       float tn_out[4], float tf_out[4])
@@ -351,7 +353,7 @@ unsigned rt_node4w_slab(const rt_ray_pre *p, const rt_node4w *n, float tmin, flo
 
 /* 2^-e in binary32 (RNE): normal for e <= 126, subnormal to e = 149, 0 beyond (2^-150 is
  * the tie between 0 and 2^-149 and rounds to the even 0). */
-/* REQ: RT-014 RT-062 */
+/* REQ: RT-014 RT-062 RT-073 */
 float rt_eps(unsigned eps_code)
 {
     unsigned e = eps_code & 0xffu;

@@ -69,13 +69,18 @@ static void complete_oldest(hart *h, rt_unit *u)
     bool bounded = hart_charge_bounded(h);
     rt_job_mem m = {h, hart_quiet_load, hart_quiet_store, ram_map, bounded ? charge_job : NULL};
     rt_job_result r;
+    /* The job's accesses are held to XMEM's region rules under its XPHMG_MEMCTL.
+     * REQ: RT-099 */
     if (u->policy.begin) u->policy.begin(u->policy.ctx, &job.snap, jd.memctl);
+    /* REQ: RT-121 RT-123 RT-096 */
     if (!u->engine) u->engine = rt_job_engine_new(u->threads);
     if (u->engine)
         rt_job_run_ex(&jd, &job.snap, &m, u->engine, &r);
     else
         rt_job_run(&jd, &job.snap, &m, &r);
+    /* REQ: RT-099 */
     if (u->policy.begin) r.events |= u->policy.end(u->policy.ctx);
+    /* REQ: RT-121 RT-123 RT-096 */
     cap_accrue(&u->cap->cap, r.flags);
     if (r.unsup_fmt) cap_note_unsupported(&u->cap->cap);
     if (r.events) cap_xmem_event(&u->cap->cap, r.events);
@@ -97,7 +102,7 @@ void rt_offload_drain(hart *h, rt_unit *u)
 
 /* xsubmit.rt rd, rs1: reads the descriptor at issue (precise faults), snapshots CAP,
  * queues the job and returns its ticket. */
-/* REQ: RT-115 RT-118 RT-120 RT-027 RT-068 RT-072 RT-112 RT-114 */
+/* REQ: RT-115 RT-118 RT-120 RT-027 RT-068 RT-072 RT-112 RT-114 RT-006 RT-013 RT-018 RT-067 */
 void rt_exec_xsubmit(hart *h, void *ctx, const hart_insn *d)
 {
     rt_unit *u = ctx;

@@ -31,7 +31,7 @@
 
 /* ---- CSRs ---- */
 
-/* REQ: RT-008 RT-010 RT-019 */
+/* REQ: RT-008 RT-010 RT-012 RT-017 RT-019 */
 static uint64_t csr_writable(uint32_t a)
 {
     const xcsr_reg *r = xcsr_find(a);
@@ -43,7 +43,7 @@ static uint64_t csr_writable(uint32_t a)
     return w;
 }
 
-/* REQ: RT-005 RT-017 RT-018 */
+/* REQ: RT-005 RT-012 RT-017 RT-018 */
 static uint64_t *csr_slot(rt_unit *u, uint32_t a)
 {
     switch (a) {
@@ -85,6 +85,8 @@ static bool csr_read(hart *h, void *ctx, uint32_t a, uint64_t *v)
     case XPHMG_CSR_RTCAP:
         *v = u->rtcap;
         return true;
+    /* RT's memory class default and streaming profile are XMEM's, nothing of RT's own.
+     * REQ: RT-005 RT-021 RT-103 */
     case XPHMG_CSR_RTCLSDEF: {
         /* A live mirror of CAP.XMEM.DESCPOL[5:0] (errata Q-64). */
         uint64_t d = 0;
@@ -95,6 +97,7 @@ static bool csr_read(hart *h, void *ctx, uint32_t a, uint64_t *v)
     case XPHMG_CSR_RTSPROF:
         *v = 0;
         return true;
+    /* REQ: RT-005 RT-009 RT-015 RT-016 RT-021 */
     case XPHMG_CSR_RTUV:
         *v = u->rtuv;
         return true;
@@ -103,7 +106,7 @@ static bool csr_read(hart *h, void *ctx, uint32_t a, uint64_t *v)
     }
 }
 
-/* REQ: RT-005 RT-008 RT-010 RT-013 RT-019 RT-020 */
+/* REQ: RT-005 RT-008 RT-010 RT-012 RT-013 RT-017 RT-019 RT-020 */
 static bool csr_write(hart *h, void *ctx, uint32_t a, uint64_t v)
 {
     (void)h;
@@ -185,7 +188,7 @@ bool rt_bank_ok(const rt_unit *u, unsigned b)
 /* The element format of ray records and triangles under s (errata Q-69): FP32, FP16 or
  * BF16 when the effective PET is one of them without quantization; otherwise FP32 with
  * *unsup (UNSUP_FMT). */
-/* REQ: RT-040 RT-069 */
+/* REQ: RT-006 RT-040 RT-069 RT-071 RT-075 RT-076 */
 static rt_elem elem_of(const cap_snap *s, bool *unsup)
 {
     rt_elem e;
@@ -233,7 +236,7 @@ static bool pack_hint(const rt_unit *u, unsigned flags)
 
 /* Common prologue after the encoding checks: the snapshot and the input predicate. False
  * when the predicate is off: then only the ZMODE writeback of rd happens (errata Q-63). */
-/* REQ: RT-080 RT-082 RT-083 RT-084 RT-085 RT-090 RT-091 */
+/* REQ: RT-048 RT-080 RT-081 RT-082 RT-083 RT-084 RT-085 RT-090 RT-091 */
 static bool predicate(hart *h, rt_unit *u, unsigned flags, unsigned rd, const cap_snap *s)
 {
     unsigned pin = PB_IN(flags);
@@ -245,7 +248,7 @@ static bool predicate(hart *h, rt_unit *u, unsigned flags, unsigned rd, const ca
 /* Final step of both instructions: stickies (UNSUP_FMT, flags) are set whether or not
  * the instruction traps; an enabled, unsuppressed exception traps with cause 24 and
  * nothing written (errata Q-28). */
-/* REQ: RT-029 RT-093 RT-094 */
+/* REQ: RT-029 RT-092 RT-093 RT-094 RT-095 */
 static bool finish_flags(hart *h, rt_unit *u, const cap_snap *s, bool unsup, num_flags f)
 {
     if (unsup) cap_note_unsupported(&u->cap->cap);
@@ -284,7 +287,7 @@ typedef struct {
 
 /* False when the instruction is over: predicated off (counted as issued, errata Q-63) or
  * the ray fetch trapped. */
-/* REQ: RT-040 RT-068 RT-072 RT-082 RT-083 */
+/* REQ: RT-006 RT-040 RT-067 RT-068 RT-072 RT-082 RT-083 */
 static bool begin(hart *h, rt_unit *u, const hart_insn *d, unsigned flags, bool tri, insn_start *c)
 {
     c->ray_addr = hart_x(h, d->rs1);
@@ -300,7 +303,7 @@ static bool begin(hart *h, rt_unit *u, const hart_insn *d, unsigned flags, bool 
 
 /* The architectural writes of rt.bbox and rt.tri once nothing can trap: rd (unless
  * PRED_ONLY), the hit predicate to bank PB_OUT (errata Q-73), the issue counter. */
-/* REQ: RT-051 RT-060 RT-086 RT-015 */
+/* REQ: RT-048 RT-051 RT-060 RT-086 RT-015 */
 static void complete(hart *h, rt_unit *u, const hart_insn *d, unsigned flags, uint64_t res,
                      bool hit, bool tri)
 {
@@ -311,7 +314,7 @@ static void complete(hart *h, rt_unit *u, const hart_insn *d, unsigned flags, ui
 
 /* ---- rt.bbox rd, rs1[, flags] (errata ..Q-77) ---- */
 
-/* REQ: RT-024 RT-027 RT-049 RT-050 RT-051 RT-053 RT-055 RT-056 RT-086 RT-105 */
+/* REQ: RT-024 RT-027 RT-049 RT-050 RT-051 RT-053 RT-055 RT-056 RT-086 RT-087 RT-105 */
 static void exec_bbox(hart *h, void *ctx, const hart_insn *d)
 {
     rt_unit *u = ctx;

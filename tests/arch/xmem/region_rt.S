@@ -21,7 +21,10 @@
  * REQ: XMEM-025 XMEM-035 XMEM-110 XMEM-113 XMEM-133
  * CAP 2.2: the hart-RT dataflow goes only through these tiered regions, a handoff is the
  * change of their owner with no copy, ordered by the scopes above.
- * REQ: CAP-013 CAP-014 CAP-020 CAP-024 */
+ * REQ: CAP-013 CAP-014 CAP-020 CAP-024
+ * RT 8.6: the RT job uses XMEM's LDS regions, memory classes and XPHMG_MEMCTL descriptors;
+ * a job on regions its domain does not own is refused (tests 37-41).
+ * REQ: RT-099 */
 #include "../rt/offload_test.h"
 #define T0 0x10
 #define xmem_region(rd, rs1, rs2) .insn r 0x2b, 1, 2, rd, rs1, rs2
