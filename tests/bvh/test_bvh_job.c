@@ -28,9 +28,18 @@ typedef float tri9[9];
 #define LOAD_ADDR 0x40000000ull
 #define NRAYS     2000u
 
+/* A store as the job made it (the split job test compares the sequences). */
+typedef struct {
+    uint64_t a, v;
+    unsigned n;
+} store_rec;
+
 typedef struct {
     uint8_t *ram;
     size_t size;
+    store_rec *log; /* when set: every store, in order (log_cap entries at most) */
+    size_t nlog, log_cap;
+    uint64_t hole_lo, hole_hi; /* map() serves nothing in [hole_lo, hole_hi) (loads do) */
 } fake;
 
 static bool f_load(void *ctx, uint64_t a, unsigned n, uint64_t *v)
@@ -46,6 +55,7 @@ static bool f_store(void *ctx, uint64_t a, unsigned n, uint64_t v)
     fake *f = ctx;
     if (a < LOAD_ADDR || a - LOAD_ADDR > f->size - n) return false;
     rt_le_put(f->ram + (a - LOAD_ADDR), n, v);
+    if (f->log && f->nlog < f->log_cap) f->log[f->nlog++] = (store_rec){a, v, n};
     return true;
 }
 
@@ -53,6 +63,7 @@ static const uint8_t *f_map(void *ctx, uint64_t a, unsigned n)
 {
     fake *f = ctx;
     if (a < LOAD_ADDR || a - LOAD_ADDR > f->size - n) return NULL;
+    if (a < f->hole_hi && f->hole_lo < a + n) return NULL;
     return f->ram + (a - LOAD_ADDR);
 }
 
@@ -93,7 +104,7 @@ static void run_mesh(const char *name, bool tri_buf, unsigned threads)
     size_t q = (b.size + 63) & ~(size_t)63;
     size_t rays = q + 3 * RT_QUEUE_BYTES + 8, hits = rays + 32u * (NRAYS + 1);
     size_t misses = hits + RT_HIT_BYTES * (NRAYS + 1);
-    fake f = {calloc(1, misses + 4u * (NRAYS + 1)), misses + 4u * (NRAYS + 1)};
+    fake f = {.ram = calloc(1, misses + 4u * (NRAYS + 1)), .size = misses + 4u * (NRAYS + 1)};
     assert_non_null(f.ram);
     memcpy(f.ram, b.data, b.size);
     uint64_t base_off = bvh_relocate(f.ram, LOAD_ADDR);
@@ -206,6 +217,7 @@ typedef struct {
 
 static void scene_make(scene *sc, unsigned nrays)
 {
+    memset(&sc->f, 0, sizeof sc->f);
     size_t n;
     tri9 *t = bvh_procedural("sphere", 800, &n);
     assert_non_null(t);
@@ -337,6 +349,71 @@ static void test_cache_job_overwrites_triangles(void **state)
     job_overwrites(true);
 }
 
+/* A job split across threads makes the very stores of one thread, in the same order, and
+ * ends the same way (errata P-341): 3,000 rays with masked-off lanes, on engines of 1
+ * (the reference), 2 and 3 threads. Case 0: every ray traced in parallel. Case 1: map()
+ * cannot serve the ray slots from ray 1,700 on (the loads can), so the tracers give up
+ * in the middle of the job and one thread goes on from there. Case 2: the hit queue holds
+ * 900 entries, so the job ends with a full queue while other threads trace ahead. */
+#define SPLIT_RAYS 3000u
+static void test_split_same_stores(void **state)
+{
+    (void)state;
+    for (unsigned c = 0; c < 3; c++) {
+        store_rec *ref = NULL;
+        size_t nref = 0;
+        rt_job_result rref;
+        uint8_t *mref = NULL;
+        for (unsigned threads = 1; threads <= 3; threads++) {
+            scene sc;
+            scene_make(&sc, SPLIT_RAYS);
+            sc.jd.lanes_off = UINT64_C(0x8000000100010020);
+            if (c == 1) {
+                sc.f.hole_lo = LOAD_ADDR + sc.rays + 32u * 1700;
+                sc.f.hole_hi = LOAD_ADDR + sc.hits;
+            }
+            if (c == 2) rt_le_put(sc.f.ram + sc.q + RT_QUEUE_BYTES + 8, 4, 900);
+            sc.f.log_cap = 4 * SPLIT_RAYS + 8;
+            sc.f.log = calloc(sc.f.log_cap, sizeof *sc.f.log);
+            assert_non_null(sc.f.log);
+            rt_job_mem mem = {&sc.f, f_load, f_store, f_map, NULL};
+            rt_job_engine *e = rt_job_engine_new(threads);
+            assert_non_null(e);
+            assert_int_equal(rt_job_engine_threads(e), threads);
+            rt_job_result r;
+            rt_job_run_ex(&sc.jd, &sc.s, &mem, e, &r);
+            rt_job_engine_free(e);
+            assert_int_equal(r.status, c == 2 ? RT_JOB_QUEUE_FULL : RT_JOB_OK);
+            assert_true(r.hits > SPLIT_RAYS / 4);
+            if (threads == 1) {
+                ref = sc.f.log;
+                nref = sc.f.nlog;
+                rref = r;
+                mref = sc.f.ram;
+                sc.f.ram = NULL;
+            } else {
+                assert_int_equal(sc.f.nlog, nref);
+                for (size_t k = 0; k < nref; k++) {
+                    assert_int_equal(sc.f.log[k].a, ref[k].a);
+                    assert_int_equal(sc.f.log[k].n, ref[k].n);
+                    assert_int_equal(sc.f.log[k].v, ref[k].v);
+                }
+                assert_memory_equal(sc.f.ram, mref, sc.f.size);
+                assert_int_equal(r.rays, rref.rays);
+                assert_int_equal(r.hits, rref.hits);
+                assert_int_equal(r.misses, rref.misses);
+                assert_int_equal(r.svfaulti, rref.svfaulti);
+                assert_int_equal(r.events, rref.events);
+                assert_int_equal(r.flags, rref.flags);
+                free(sc.f.log);
+            }
+            scene_free(&sc);
+        }
+        free(ref);
+        free(mref);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -344,6 +421,7 @@ int main(void)
         cmocka_unit_test(test_cache_between_jobs),
         cmocka_unit_test(test_cache_job_overwrites_nodes),
         cmocka_unit_test(test_cache_job_overwrites_triangles),
+        cmocka_unit_test(test_split_same_stores),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

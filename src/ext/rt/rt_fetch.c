@@ -13,15 +13,19 @@ static rt_fetch_status fetch(rt_fetch *f, uint64_t a, uint64_t align, unsigned u
         f->fault_addr = a;
         return RT_FETCH_MISALIGNED;
     }
+    if (f->map_only)
+        for (unsigned i = 0; i < f->nforbid; i++)
+            if (a < f->forbid[i][1] && f->forbid[i][0] < a + (uint64_t)unit * n) {
+                f->declined = true;
+                return RT_FETCH_ACCESS;
+            }
     const uint8_t *p = f->mem->map ? f->mem->map(f->mem->ctx, a, unit * n) : NULL;
     if (p) {
         memcpy(buf, p, (size_t)unit * n);
-        if (a < f->rd_lo) f->rd_lo = a;
-        if (a + unit * n > f->rd_hi) f->rd_hi = a + unit * n;
         return RT_FETCH_OK;
     }
     if (f->map_only) {
-        f->unmapped = true;
+        f->declined = true;
         return RT_FETCH_ACCESS;
     }
     for (unsigned i = 0; i < n; i++) {

@@ -58,13 +58,16 @@ typedef enum {
 
 typedef struct {
     const rt_mem *mem;
-    bool oob_zero;         /* in: SVMMODE.BOUND_CHECK && SVMMODE.ALLOW_OOB_ZERO */
-    bool map_only;         /* in: read through mem->map only (a split job's tracer thread) */
-    bool unmapped;         /* out (map_only): a record map() could not serve; the fetch
-                              failed with RT_FETCH_ACCESS and decided nothing */
-    bool inv_miss;         /* out: set by every failed or zero-filled fetch */
-    uint64_t fault_addr;   /* out: of the last failed fetch */
-    uint64_t rd_lo, rd_hi; /* out (map_only): the address range read so far */
+    bool oob_zero;               /* in: SVMMODE.BOUND_CHECK && SVMMODE.ALLOW_OOB_ZERO */
+    bool map_only;               /* in: read through mem->map only (a split job's tracer thread) */
+    const uint64_t (*forbid)[2]; /* in (map_only): nforbid address ranges [lo, hi) the
+                                    fetch must not read (what a split job writes) */
+    unsigned nforbid;
+    bool declined;       /* out (map_only): a record map() could not serve, or one that
+                            overlaps a forbidden range; the fetch read nothing, failed with
+                            RT_FETCH_ACCESS and decided nothing */
+    bool inv_miss;       /* out: set by every failed or zero-filled fetch */
+    uint64_t fault_addr; /* out: of the last failed fetch */
 } rt_fetch;
 
 /* Alignments (errata Q-61, Q-67, Q-68): node tiles 64 bytes (a Node8 128), TriRanges 16,

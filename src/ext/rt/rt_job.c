@@ -2,6 +2,7 @@
 #include "rt_job.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,9 +57,29 @@ typedef struct {
 #define CACHE_MIN_BITS     12u
 #define CACHE_MAX_BITS     17u
 
+typedef struct ray_out ray_out;
+typedef struct split_job split_job;
+
+typedef struct {
+    struct rt_job_engine *e;
+    unsigned t;
+} worker_arg;
+
+/* Besides the caches, a pool of threads - 1 workers that stay between jobs: a split job
+ * wakes them and waits until every one of them is back. */
 struct rt_job_engine {
-    unsigned threads;
+    unsigned threads; /* tracing threads: the caller's and the workers */
     node_cache cache[RT_JOB_MAX_THREADS];
+    ray_out *ring; /* a split job's traced results not yet appended (SPLIT_RING blocks) */
+    bool pool;     /* mu, wake and back exist */
+    pthread_mutex_t mu;
+    pthread_cond_t wake, back;
+    pthread_t tid[RT_JOB_MAX_THREADS];
+    worker_arg arg[RT_JOB_MAX_THREADS];
+    unsigned workers, running;
+    uint64_t seq; /* split jobs handed to the workers */
+    split_job *job;
+    bool quit;
 };
 
 static void cache_new_gen(node_cache *nc)
@@ -130,29 +151,6 @@ static void cache_fit(node_cache *nc)
         }
     cache_free(nc);
     *nc = big;
-}
-
-rt_job_engine *rt_job_engine_new(unsigned threads)
-{
-    if (threads == 0) threads = 1;
-    if (threads > RT_JOB_MAX_THREADS) threads = RT_JOB_MAX_THREADS;
-    rt_job_engine *e = calloc(1, sizeof *e);
-    if (!e) return NULL;
-    e->threads = threads;
-    for (unsigned t = 0; t < threads; t++)
-        if (!cache_init(&e->cache[t], CACHE_MIN_BITS)) {
-            rt_job_engine_free(e);
-            return NULL;
-        }
-    return e;
-}
-
-void rt_job_engine_free(rt_job_engine *e)
-{
-    if (!e) return;
-    for (unsigned t = 0; t < RT_JOB_MAX_THREADS; t++)
-        cache_free(&e->cache[t]);
-    free(e);
 }
 
 unsigned rt_job_engine_threads(const rt_job_engine *e)
@@ -495,15 +493,9 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
 /* REQ: RT-040 RT-117 */
 static bool trace_slot(job_ctx *c, const trav_cfg *k, uint64_t ray_addr, trav_hit *h)
 {
-    /* A split job's tracer records the range of BVH reads only: the ray slots are checked
-     * against the job's writes as one region (split_trace). */
     cache_fit(c->nc);
-    uint64_t lo = c->fetch.rd_lo, hi = c->fetch.rd_hi;
     rt_ray ray;
-    bool ok = fetched(c, rt_fetch_ray(&c->fetch, ray_addr, k->e, &ray));
-    c->fetch.rd_lo = lo;
-    c->fetch.rd_hi = hi;
-    if (!ok) return false;
+    if (!fetched(c, rt_fetch_ray(&c->fetch, ray_addr, k->e, &ray))) return false;
     rt_ray_pre p;
     rt_ray_prepare(&ray, &p);
     return traverse(c, k, &p, h);
@@ -520,31 +512,58 @@ static unsigned effective_dom(const rt_job_desc *jd, const cap_snap *s)
     return dom == RT_DOM_DEFAULT ? RT_DOM_CPU : dom;
 }
 
-/* Appends ray i's hit or miss entry (nothing at all when h is NULL: a masked-off lane,
- * RT 8.2/8.3) and advances the ray queue's HEAD; false when the job ends. */
+/* One ray's outcome: what emit() appends for it, computed by the thread that traced it. */
+enum { OUT_MASKED, OUT_MISS, OUT_HIT, OUT_FAULT };
+struct ray_out {
+    uint8_t kind;
+    bool trap;              /* OUT_HIT: its flags include an exception enabled in the snapshot */
+    rt_job_status status;   /* OUT_FAULT: why the ray could not be traced */
+    num_flags flags;        /* OUT_HIT: of rounding t, u, v */
+    uint32_t prim, t, u, v; /* OUT_HIT: the entry's fields (t, u, v in the element format) */
+    uint64_t fault_addr;    /* OUT_FAULT */
+    uint64_t events;        /* CAP.XMEM.EVENTS of the ray's fetches */
+};
+
+/* The hit or miss of a traced ray: t, u, v rounded once to the element format under the
+ * snapshot's policy (rt_result_encode). */
+/* REQ: RT-082 RT-085 */
+static void ray_result(const trav_cfg *k, const cap_snap *s, const trav_hit *h, ray_out *o)
+{
+    if (!h->hit) {
+        o->kind = OUT_MISS;
+        return;
+    }
+    num_flags f = 0;
+    o->kind = OUT_HIT;
+    o->prim = (uint32_t)h->prim;
+    o->t = rt_result_encode(h->t, k->e, &s->pol, &f);
+    o->u = rt_result_encode(h->u, k->e, &s->pol, &f);
+    o->v = rt_result_encode(h->v, k->e, &s->pol, &f);
+    o->flags = f;
+    o->trap = cap_trap_flags(s, f) != 0;
+}
+
+/* Appends ray i's hit or miss entry (nothing at all for a masked-off lane, RT 8.2/8.3) and
+ * advances the ray queue's HEAD; false when the job ends. */
 /* REQ: RT-120 RT-082 RT-083 RT-085 RT-088 RT-044 RT-091 RT-094 RT-095 */
-static bool emit(job_ctx *c, const trav_cfg *k, const cap_snap *s, queue *rq, queue *hq, queue *mq,
-                 uint32_t i, const trav_hit *h)
+static bool emit(job_ctx *c, queue *rq, queue *hq, queue *mq, uint32_t i, const ray_out *o)
 {
     rt_job_result *r = c->r;
-    if (!h) {
-        /* masked-off lane: HEAD only */
-    } else if (h->hit) {
-        num_flags f = 0;
-        uint8_t ent[RT_HIT_BYTES] = {0};
-        rt_le_put(ent, 4, i);
-        rt_le_put(ent + 4, 4, h->prim);
-        rt_le_put(ent + 8, 4, rt_result_encode(h->t, k->e, &s->pol, &f));
-        rt_le_put(ent + 12, 4, rt_result_encode(h->u, k->e, &s->pol, &f));
-        rt_le_put(ent + 16, 4, rt_result_encode(h->v, k->e, &s->pol, &f));
-        r->flags |= f;
-        if (cap_trap_flags(s, f)) {
+    if (o->kind == OUT_HIT) {
+        r->flags |= o->flags;
+        if (o->trap) {
             r->status = RT_JOB_FP_EXC;
             return false;
         }
+        uint8_t ent[RT_HIT_BYTES] = {0};
+        rt_le_put(ent, 4, i);
+        rt_le_put(ent + 4, 4, o->prim);
+        rt_le_put(ent + 8, 4, o->t);
+        rt_le_put(ent + 12, 4, o->u);
+        rt_le_put(ent + 16, 4, o->v);
         if (!queue_push(c, hq, ent, RT_HIT_BYTES)) return false;
         r->hits++;
-    } else {
+    } else if (o->kind == OUT_MISS) {
         uint8_t ent[RT_MISS_BYTES];
         rt_le_put(ent, 4, i);
         if (!queue_push(c, mq, ent, RT_MISS_BYTES)) return false;
@@ -557,78 +576,222 @@ static bool emit(job_ctx *c, const trav_cfg *k, const cap_snap *s, queue *rq, qu
     return true;
 }
 
-/* ---- split jobs (rt_job.h: parallel tracing, ordered append) ---- */
+/* ---- split jobs (rt_job.h: parallel tracing, appended in ray order) ----
+ *
+ * The rays are dealt in blocks of SPLIT_BLOCK to whichever thread asks next; the caller's
+ * thread appends the results in ray order as their blocks complete (the same emit() calls
+ * in the same order as one thread) and traces blocks itself while the next block to
+ * append is still being traced elsewhere. Tracers read only through map and never read
+ * what the job writes (queue descriptors, hit and miss entries: rt_fetch.forbid), so a
+ * ray's result does not depend on when it is traced; the ray slots must not overlap those
+ * either. A tracer that meets any other read declines: the rays appended so far stand,
+ * and the job goes on from there on the caller's thread alone. */
 
-typedef struct {
-    trav_hit h;
-    rt_job_status status;
-    uint64_t fault_addr, events;
-} ray_out;
+#define SPLIT_BLOCK 32u
+#define SPLIT_RING  64u /* blocks traced ahead of the append at most */
 
-typedef struct {
+struct split_job {
     const trav_cfg *k;
+    const cap_snap *s;
     const rt_job_mem *m;
     rt_job_engine *eng;
     const queue *rq;
     uint32_t n;
     uint64_t lanes_off;
     bool oob_zero;
-    ray_out *out;
-    atomic_bool abort;
-} split_job;
+    uint64_t wr[5][2];                  /* what the job writes */
+    _Atomic uint64_t ready[SPLIT_RING]; /* block b's results are in the ring: b + 1 */
+    atomic_uint_fast64_t next;          /* the next block to trace */
+    atomic_uint_fast64_t appended;      /* blocks appended: their ring slots are free */
+    atomic_bool stop;                   /* the job ended, or a tracer declined */
+};
 
 typedef struct {
-    split_job *sj;
-    unsigned t;
-    uint64_t rd_lo, rd_hi;
-} split_worker;
-
-#define SPLIT_BLOCK 32u
-
-static void *split_run(void *arg)
-{
-    split_worker *w = arg;
-    split_job *sj = w->sj;
-    int mode = rt_rne_enter();
-    node_cache *nc = &sj->eng->cache[w->t];
-    cache_new_gen(nc);
+    job_ctx c;
     rt_job_result scratch;
-    job_ctx c = {
-        sj->m, &scratch, nc,
-        (rt_fetch){.mem = sj->m, .oob_zero = sj->oob_zero, .map_only = true, .rd_lo = UINT64_MAX}};
+} tracer;
+
+static void tracer_init(tracer *tr, split_job *sj, unsigned t)
+{
+    node_cache *nc = &sj->eng->cache[t];
+    cache_new_gen(nc);
+    tr->c = (job_ctx){sj->m, &tr->scratch, nc,
+                      (rt_fetch){.mem = sj->m,
+                                 .oob_zero = sj->oob_zero,
+                                 .map_only = true,
+                                 .forbid = (const uint64_t(*)[2])sj->wr,
+                                 .nforbid = 5}};
+}
+
+static bool block_ready(split_job *sj, uint64_t b)
+{
+    return atomic_load_explicit(&sj->ready[b % SPLIT_RING], memory_order_acquire) == b + 1;
+}
+
+/* Traces block b into its ring slot and publishes it; false when the tracer declined (the
+ * block is then not published, and the job stops splitting). */
+static bool trace_block(split_job *sj, tracer *tr, uint64_t b)
+{
+    uint64_t j0 = b * SPLIT_BLOCK, j1 = j0 + SPLIT_BLOCK < sj->n ? j0 + SPLIT_BLOCK : sj->n;
+    ray_out *o = sj->eng->ring + (b % SPLIT_RING) * SPLIT_BLOCK;
     unsigned rsz = rt_ray_bytes(sj->k->e);
-    /* Blocks are dealt round-robin (block b to thread b mod threads), so which thread
-     * traces a ray does not depend on timing. */
-    for (uint64_t b = w->t;; b += sj->eng->threads) {
-        uint64_t j0 = b * SPLIT_BLOCK;
-        if (j0 >= sj->n || atomic_load(&sj->abort)) break;
-        uint64_t j1 = j0 + SPLIT_BLOCK < sj->n ? j0 + SPLIT_BLOCK : sj->n;
-        for (uint64_t j = j0; j < j1; j++) {
-            uint32_t i = (uint32_t)(((uint64_t)sj->rq->head + j) % sj->rq->cap);
-            memset(&scratch, 0, sizeof scratch);
-            ray_out *o = &sj->out[j];
-            if ((sj->lanes_off >> (j % 64)) & 1) { /* masked-off lane: not traced */
-                o->status = RT_JOB_OK;
-                o->events = 0;
-                continue;
-            }
-            c.fetch.inv_miss = false;
-            if (!trace_slot(&c, sj->k, sj->rq->base + (uint64_t)i * rsz, &o->h)) {
-                if (c.fetch.unmapped) {
-                    atomic_store(&sj->abort, true);
-                    break;
-                }
-                if (scratch.status == RT_JOB_OK) scratch.status = RT_JOB_MEM_FAULT;
-            }
-            o->status = scratch.status;
-            o->fault_addr = scratch.fault_addr;
-            o->events = scratch.events;
+    for (uint64_t j = j0; j < j1; j++, o++) {
+        if ((sj->lanes_off >> (j % 64)) & 1) { /* masked-off lane: not traced */
+            o->kind = OUT_MASKED;
+            o->events = 0;
+            continue;
         }
+        uint32_t i = (uint32_t)(((uint64_t)sj->rq->head + j) % sj->rq->cap);
+        tr->scratch.status = RT_JOB_OK;
+        tr->scratch.events = 0;
+        tr->c.fetch.inv_miss = false;
+        trav_hit h;
+        if (trace_slot(&tr->c, sj->k, sj->rq->base + (uint64_t)i * rsz, &h)) {
+            ray_result(sj->k, sj->s, &h, o);
+        } else {
+            if (tr->c.fetch.declined) {
+                atomic_store(&sj->stop, true);
+                return false;
+            }
+            o->kind = OUT_FAULT;
+            o->status = tr->scratch.status != RT_JOB_OK ? tr->scratch.status : RT_JOB_MEM_FAULT;
+            o->fault_addr = tr->scratch.fault_addr;
+        }
+        o->events = tr->scratch.events;
     }
-    w->rd_lo = c.fetch.rd_lo;
-    w->rd_hi = c.fetch.rd_hi;
+    atomic_store_explicit(&sj->ready[b % SPLIT_RING], b + 1, memory_order_release);
+    return true;
+}
+
+__attribute__((noinline)) static void spin_pause(unsigned *spins)
+{
+    if (++*spins < 64) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    } else {
+        *spins = 0;
+        sched_yield();
+    }
+}
+
+/* A worker's share of a split job: blocks until none is left, the job stops, or it
+ * declines. */
+static void split_work(split_job *sj, unsigned t)
+{
+    int mode = rt_rne_enter();
+    tracer tr;
+    tracer_init(&tr, sj, t);
+    while (!atomic_load(&sj->stop)) {
+        uint64_t b = atomic_fetch_add(&sj->next, 1);
+        if (b * SPLIT_BLOCK >= sj->n) break;
+        unsigned spins = 0;
+        bool wait_ok = true;
+        while (b >= atomic_load_explicit(&sj->appended, memory_order_acquire) + SPLIT_RING)
+            if (atomic_load(&sj->stop)) {
+                wait_ok = false;
+                break;
+            } else {
+                spin_pause(&spins);
+            }
+        if (!wait_ok || !trace_block(sj, &tr, b)) break;
+    }
     rt_rne_leave(mode);
+}
+
+static void *worker_main(void *arg)
+{
+    worker_arg *a = arg;
+    rt_job_engine *e = a->e;
+    uint64_t seen = 0;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        while (e->seq == seen && !e->quit)
+            pthread_cond_wait(&e->wake, &e->mu);
+        if (e->quit) break;
+        seen = e->seq;
+        split_job *sj = e->job;
+        pthread_mutex_unlock(&e->mu);
+        split_work(sj, a->t);
+        pthread_mutex_lock(&e->mu);
+        if (--e->running == 0) pthread_cond_signal(&e->back);
+    }
+    pthread_mutex_unlock(&e->mu);
     return NULL;
+}
+
+static void pool_start(rt_job_engine *e, split_job *sj)
+{
+    pthread_mutex_lock(&e->mu);
+    e->job = sj;
+    e->seq++;
+    e->running = e->workers;
+    pthread_cond_broadcast(&e->wake);
+    pthread_mutex_unlock(&e->mu);
+}
+
+static void pool_wait(rt_job_engine *e)
+{
+    pthread_mutex_lock(&e->mu);
+    while (e->running)
+        pthread_cond_wait(&e->back, &e->mu);
+    pthread_mutex_unlock(&e->mu);
+}
+
+rt_job_engine *rt_job_engine_new(unsigned threads)
+{
+    if (threads == 0) threads = 1;
+    if (threads > RT_JOB_MAX_THREADS) threads = RT_JOB_MAX_THREADS;
+    rt_job_engine *e = calloc(1, sizeof *e);
+    if (!e) return NULL;
+    e->threads = 1;
+    if (!cache_init(&e->cache[0], CACHE_MIN_BITS)) {
+        rt_job_engine_free(e);
+        return NULL;
+    }
+    if (threads == 1) return e;
+    /* Fewer workers than asked for (no memory, no thread) is a smaller engine, not an
+     * error: the results are the same. */
+    e->ring = malloc((size_t)SPLIT_RING * SPLIT_BLOCK * sizeof *e->ring);
+    if (!e->ring || pthread_mutex_init(&e->mu, NULL) != 0) return e;
+    if (pthread_cond_init(&e->wake, NULL) != 0) {
+        pthread_mutex_destroy(&e->mu);
+        return e;
+    }
+    if (pthread_cond_init(&e->back, NULL) != 0) {
+        pthread_cond_destroy(&e->wake);
+        pthread_mutex_destroy(&e->mu);
+        return e;
+    }
+    e->pool = true;
+    for (unsigned t = 1; t < threads; t++) {
+        if (!cache_init(&e->cache[t], CACHE_MIN_BITS)) break;
+        e->arg[t] = (worker_arg){e, t};
+        if (pthread_create(&e->tid[t], NULL, worker_main, &e->arg[t]) != 0) break;
+        e->workers++;
+        e->threads++;
+    }
+    return e;
+}
+
+void rt_job_engine_free(rt_job_engine *e)
+{
+    if (!e) return;
+    if (e->pool) {
+        pthread_mutex_lock(&e->mu);
+        e->quit = true;
+        pthread_cond_broadcast(&e->wake);
+        pthread_mutex_unlock(&e->mu);
+        for (unsigned t = 1; t <= e->workers; t++)
+            pthread_join(e->tid[t], NULL);
+        pthread_cond_destroy(&e->back);
+        pthread_cond_destroy(&e->wake);
+        pthread_mutex_destroy(&e->mu);
+    }
+    for (unsigned t = 0; t < RT_JOB_MAX_THREADS; t++)
+        cache_free(&e->cache[t]);
+    free(e->ring);
+    free(e);
 }
 
 static bool overlaps(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
@@ -636,54 +799,80 @@ static bool overlaps(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
     return a0 < b1 && b0 < a1;
 }
 
-/* Traces the n rays of the queue on the engine's threads. False when the results cannot
- * be used (a read without map, or a read of memory the job writes): the caller then runs
- * the job on one thread. */
-static bool split_trace(rt_job_engine *eng, const rt_job_mem *m, const trav_cfg *k, const queue *rq,
-                        const queue *hq, const queue *mq, uint32_t n, uint64_t lanes_off,
-                        bool oob_zero, ray_out *out)
+/* Appends rays *j .. end-1 of the job from their traced results o; false when the job
+ * ends (at ray *j). */
+static bool append(job_ctx *c, queue *rq, queue *hq, queue *mq, const ray_out *o, uint32_t *j,
+                   uint32_t end)
 {
-    split_job sj = {k, m, eng, rq, n, lanes_off, oob_zero, out, false};
-    split_worker w[RT_JOB_MAX_THREADS];
-    pthread_t tid[RT_JOB_MAX_THREADS];
-    unsigned nt = eng->threads, started = 1;
-    for (unsigned t = 0; t < nt; t++)
-        w[t] = (split_worker){&sj, t, UINT64_MAX, 0};
-    for (unsigned t = 1; t < nt; t++) {
-        if (pthread_create(&tid[t], NULL, split_run, &w[t]) != 0) break;
-        started++;
-    }
-    split_run(&w[0]);
-    for (unsigned t = 1; t < started; t++)
-        pthread_join(tid[t], NULL);
-    if (atomic_load(&sj.abort)) return false;
-    /* Everything the job writes: queue descriptors (HEAD/TAIL) and the hit and miss
-     * entries. No traced ray may have read any of it. */
-    uint64_t wr[5][2] = {{rq->desc, rq->desc + 8},
-                         {hq->desc, hq->desc + 8},
-                         {mq->desc, mq->desc + 8},
-                         {hq->base, hq->base + (uint64_t)hq->cap * RT_HIT_BYTES},
-                         {mq->base, mq->base + (uint64_t)mq->cap * RT_MISS_BYTES}};
-    uint64_t rays_end = rq->base + (uint64_t)rq->cap * rt_ray_bytes(k->e);
-    for (unsigned i = 0; i < 5; i++) {
-        if (overlaps(rq->base, rays_end, wr[i][0], wr[i][1])) return false;
-        for (unsigned t = 0; t < nt; t++)
-            if (w[t].rd_lo < w[t].rd_hi && overlaps(w[t].rd_lo, w[t].rd_hi, wr[i][0], wr[i][1]))
-                return false;
+    for (; *j < end; (*j)++, o++) {
+        uint32_t i = (uint32_t)(((uint64_t)rq->head + *j) % rq->cap);
+        c->r->events |= o->events;
+        if (o->kind == OUT_FAULT) {
+            c->r->status = o->status;
+            c->r->fault_addr = o->fault_addr;
+            return false;
+        }
+        if (!emit(c, rq, hq, mq, i, o)) return false;
     }
     return true;
 }
 
+/* Runs rays 0 .. n-1 of the job split across the engine's threads, appending with c (the
+ * caller's context) in ray order. Returns the ray the job ended at (*ended), or n, or the
+ * first ray no thread could trace, from which the caller goes on alone. */
+static uint32_t split_run(split_job *sj, job_ctx *c, queue *rq, queue *hq, queue *mq, bool *ended)
+{
+    rt_job_engine *eng = sj->eng;
+    tracer tr;
+    tracer_init(&tr, sj, 0);
+    pool_start(eng, sj);
+    uint32_t j = 0;
+    unsigned spins = 0;
+    *ended = false;
+    while (j < sj->n) {
+        uint64_t b = j / SPLIT_BLOCK;
+        uint32_t end = j + SPLIT_BLOCK < sj->n ? j + SPLIT_BLOCK : sj->n;
+        if (block_ready(sj, b)) {
+            spins = 0;
+            if (!append(c, rq, hq, mq, eng->ring + (b % SPLIT_RING) * SPLIT_BLOCK, &j, end)) {
+                *ended = true;
+                break;
+            }
+            atomic_store_explicit(&sj->appended, b + 1, memory_order_release);
+            continue;
+        }
+        if (atomic_load(&sj->stop)) break;
+        /* Block b is being traced elsewhere: trace a later one meanwhile. */
+        uint_fast64_t nb = atomic_load(&sj->next);
+        if (nb * SPLIT_BLOCK < sj->n && nb < b + SPLIT_RING &&
+            atomic_compare_exchange_weak(&sj->next, &nb, nb + 1)) {
+            trace_block(sj, &tr, nb);
+            continue;
+        }
+        spin_pause(&spins);
+    }
+    atomic_store(&sj->stop, true);
+    pool_wait(eng);
+    /* After a tracer declined: the blocks completed before it, in order. */
+    while (!*ended && j < sj->n && block_ready(sj, j / SPLIT_BLOCK)) {
+        uint32_t end = j + SPLIT_BLOCK < sj->n ? j + SPLIT_BLOCK : sj->n;
+        if (!append(c, rq, hq, mq, eng->ring + (j / SPLIT_BLOCK % SPLIT_RING) * SPLIT_BLOCK, &j,
+                    end))
+            *ended = true;
+    }
+    return j;
+}
+
 void rt_job_run(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m, rt_job_result *r)
 {
-    rt_job_engine e = {1, {{0}}};
-    if (!cache_init(&e.cache[0], CACHE_MIN_BITS)) {
+    rt_job_engine *e = rt_job_engine_new(1);
+    if (!e) {
         memset(r, 0, sizeof *r);
         r->status = RT_JOB_MEM_FAULT; /* host out of memory: reported as a job fault */
         return;
     }
-    rt_job_run_ex(jd, s, m, &e, r);
-    cache_free(&e.cache[0]);
+    rt_job_run_ex(jd, s, m, e, r);
+    rt_job_engine_free(e);
 }
 
 /* REQ: RT-089 RT-096 RT-098 RT-100 RT-103 RT-104 RT-117 */
@@ -743,39 +932,60 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
     int mode = rt_rne_enter();
     uint32_t n = (uint32_t)(((uint64_t)rq.tail + rq.cap - rq.head) % rq.cap);
     unsigned rsz = rt_ray_bytes(cfg.e);
-    ray_out *out = NULL;
-    if (eng->threads > 1 && m->map && !m->charge && n >= 4 * SPLIT_BLOCK)
-        out = malloc((size_t)n * sizeof *out);
-    bool split =
-        out && split_trace(eng, m, &cfg, &rq, &hq, &mq, n, jd->lanes_off, c.fetch.oob_zero, out);
     r->svfaulti = ~UINT64_C(0);
+    uint32_t j = 0;
+    bool ended = false;
+    if (eng->workers > 0 && m->map && !m->charge && n >= 4 * SPLIT_BLOCK) {
+        split_job sj = {.k = &cfg,
+                        .s = s,
+                        .m = m,
+                        .eng = eng,
+                        .rq = &rq,
+                        .n = n,
+                        .lanes_off = jd->lanes_off,
+                        .oob_zero = c.fetch.oob_zero,
+                        .wr = {{rq.desc, rq.desc + 8},
+                               {hq.desc, hq.desc + 8},
+                               {mq.desc, mq.desc + 8},
+                               {hq.base, hq.base + (uint64_t)hq.cap * RT_HIT_BYTES},
+                               {mq.base, mq.base + (uint64_t)mq.cap * RT_MISS_BYTES}}};
+        uint64_t rays_end = rq.base + (uint64_t)rq.cap * rsz;
+        bool rays_apart = true;
+        for (unsigned w = 0; w < 5; w++)
+            rays_apart &= !overlaps(rq.base, rays_end, sj.wr[w][0], sj.wr[w][1]);
+        if (rays_apart) {
+            for (unsigned b = 0; b < SPLIT_RING; b++)
+                atomic_init(&sj.ready[b], 0);
+            atomic_init(&sj.next, 0);
+            atomic_init(&sj.appended, 0);
+            atomic_init(&sj.stop, false);
+            j = split_run(&sj, &c, &rq, &hq, &mq, &ended);
+            /* The caller's cache was filled by its tracer; what follows reads again. */
+            cache_new_gen(nc);
+        }
+    }
     /* Ray j of the job is its lane j (RT 8.2): a masked-off lane is not traced, and a
      * fault of lane j > 0 under fault-only-first stops the job there (errata P-320). */
-    for (uint32_t j = 0; j < n; j++) {
+    for (; !ended && j < n; j++) {
         uint32_t i = (uint32_t)(((uint64_t)rq.head + j) % rq.cap);
-        bool lane = !((jd->lanes_off >> (j % 64)) & 1);
-        trav_hit h;
-        const trav_hit *hp = NULL;
-        bool ok = true;
-        if (lane && split) {
-            r->events |= out[j].events;
-            if (out[j].status != RT_JOB_OK) {
-                r->status = out[j].status;
-                r->fault_addr = out[j].fault_addr;
-                ok = false;
+        ray_out o = {.kind = OUT_MASKED};
+        if (!((jd->lanes_off >> (j % 64)) & 1)) {
+            trav_hit h;
+            if (!trace_slot(&c, &cfg, rq.base + (uint64_t)i * rsz, &h)) {
+                ended = true;
+                break;
             }
-            hp = &out[j].h;
-        } else if (lane) {
-            ok = trace_slot(&c, &cfg, rq.base + (uint64_t)i * rsz, &h);
-            hp = &h;
+            ray_result(&cfg, s, &h, &o);
         }
-        if (!ok || !emit(&c, &cfg, s, &rq, &hq, &mq, i, hp)) {
-            r->svfaulti = j;
-            if (fof && j > 0 && (r->status == RT_JOB_MEM_FAULT || r->status == RT_JOB_MISALIGNED))
-                r->status = RT_JOB_FOF_STOP;
+        if (!emit(&c, &rq, &hq, &mq, i, &o)) {
+            ended = true;
             break;
         }
     }
-    free(out);
+    if (ended) {
+        r->svfaulti = j;
+        if (fof && j > 0 && (r->status == RT_JOB_MEM_FAULT || r->status == RT_JOB_MISALIGNED))
+            r->status = RT_JOB_FOF_STOP;
+    }
     rt_rne_leave(mode);
 }
