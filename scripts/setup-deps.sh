@@ -13,6 +13,7 @@ PKGS=(
   gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf picolibc-riscv64-unknown-elf
   clang libclang-rt-14-dev         # libFuzzer + sanitizers
   qemu-system-misc                 # benchmark peer (qemu-system-riscv64 -M spike)
+  hyperfine                        # bench/sim/run.sh times the simulators side by side
   clang-format
   libassimp-dev                    # mesh import of xphmg-bvh (OBJ, PLY, STL, glTF, ...)
   libembree-dev                    # bench/rt peer (Embree 3)

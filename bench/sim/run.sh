@@ -1,70 +1,117 @@
 #!/usr/bin/env bash
-# bench/sim/run.sh [BUILD_DIR] — xphmg-sim (interpreter and --jit) next to
-# qemu-system-riscv64 (-M spike) on the same bare-metal ELFs (integer, memory and
-# floating-point kernels), side by side in one run. Not a CTest test. REPS=n: best of n
-# runs (default 3); SCALE=n: kernels n times longer (default 1).
+# bench/sim/run.sh [BUILD_DIR] — xphmg-sim (interpreter and translator) next to
+# qemu-system-riscv64 (-M spike) and a native host build of the same C code, on the same
+# bare-metal ELFs, timed with hyperfine in one run (bench/README.md). Not a CTest test.
 #
-# For each kernel: both simulators must exit with the same status (the kernels return a
-# checksum); the instruction count is xphmg-sim's retired count (the same ELF executes
-# the same instructions on both); time is CPU time (user + sys), best of REPS runs, minus
-# the best time of an empty program (start-up, ELF load, exit), so that on a shared
-# machine neighbours and start-up costs do not count. MIPS = instructions / time.
+# Kernels: mix (the CPU-bound mix of issue 14; mix-sv39 the same in S mode under Sv39),
+# int, mem, fp (this directory), each made
+# long enough that the translator runs it for about half a second or more (the scale
+# factors below; SCALE=n multiplies them all). Environment:
+#   ROUNDS=n   rounds (default 3): every round times every program of a kernel once more,
+#              one after the other, so each round gives its own ratios under the load of
+#              that moment; the report gives the median and the spread of the rounds
+#   RUNS=n     hyperfine runs per program and round (default 1), after one warm-up run
+#   INTERP=0   leave out the interpreter column (its runs are the longest)
+#   EXTRA="name=GUEST.elf:NATIVE ..."  more kernels built elsewhere (e.g. Dhrystone,
+#              built by hand as bench/README.md describes; NATIVE may be empty)
+# Before timing, each kernel runs once on every program: the printed checksums and the
+# exit status must agree (the guest against qemu and the native build), else exit 1.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${1:-$root/build}
 sim=$build/tools/xphmg-sim
-reps=${REPS:-3}
-scale=${SCALE:-1} # BENCH_SCALE of the kernels: longer runs
+rounds=${ROUNDS:-3}
+runs=${RUNS:-1}
+scale=${SCALE:-1}
+interp=${INTERP:-1}
 [ -x "$sim" ] || { echo "run.sh: $sim not built (cmake --build $build)" >&2; exit 1; }
-command -v qemu-system-riscv64 >/dev/null || { echo "run.sh: qemu-system-riscv64 missing (scripts/setup-deps.sh)" >&2; exit 1; }
+for t in qemu-system-riscv64 hyperfine gcc python3; do
+  command -v $t >/dev/null || { echo "run.sh: $t missing (scripts/setup-deps.sh)" >&2; exit 1; }
+done
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
 # target/link.ld gives the HTIF mailboxes a page of their own: qemu's spike machine maps
 # that page as I/O, and data sharing it would make qemu ~40x slower on these kernels.
+# The mix is built without FP contraction on both targets (the host has no fmadd in its
+# baseline ISA) so that its n-body checksum is the same everywhere; fp.c keeps RISC-V's
+# fmadd, and its native build uses FMA3 when the host has it, which gives the same
+# results.
 cc="riscv64-unknown-elf-gcc -march=rv64gc -mabi=lp64d -mcmodel=medany -O2 \
   --specs=picolibc.specs -nostartfiles -I$root/target/include -T$root/target/link.ld \
   $root/target/crt0.S $root/target/syscalls.c"
-for k in empty int mem fp; do
-  $cc -DBENCH_SCALE="$scale" "$here/$k.c" -lm -o "$out/$k.elf"
+hostfma=""
+grep -qw fma /proc/cpuinfo && hostfma=-mfma
+kernels=()
+# name:source:scale:extra flags (mix-sv39: the mix in S mode under Sv39, mix.c)
+for spec in "mix:mix:1:-ffp-contract=off" "mix-sv39:mix:1:-ffp-contract=off -DBENCH_SV39" \
+  "int:int:8:" "mem:mem:12:" "fp:fp:14:"; do
+  IFS=: read -r k src s fl <<<"$spec"
+  s=$((s * scale))
+  $cc $fl -DBENCH_SCALE="$s" "$here/$src.c" -lm -o "$out/$k.elf"
+  gcc -O2 $fl $hostfma -DBENCH_SCALE="$s" "$here/$src.c" -lm -o "$out/$k.native"
+  kernels+=("$k=$out/$k.elf:$out/$k.native")
 done
+$cc "$here/empty.c" -o "$out/empty.elf"
+for e in ${EXTRA:-}; do kernels+=("$e"); done
 
-# cpu_time CMD... -> prints "status seconds": CPU time (user + sys), best of $reps runs
-cpu_time() {
-  local best="" st t
-  for _ in $(seq "$reps"); do
+qemu="qemu-system-riscv64 -M spike -nographic -bios none -kernel"
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+
+# every program of a kernel prints the same thing and exits with the same status
+check() {
+  local name=$1 elf=$2 native=$3 ref st
+  set +e
+  "$sim" --no-jit "$elf" >"$out/ref" 2>/dev/null
+  ref=$?
+  set -e
+  local cmds=("$sim --jit $elf" "$qemu $elf")
+  [ -n "$native" ] && cmds+=("$native")
+  for c in "${cmds[@]}"; do
     set +e
-    /usr/bin/time -f "%U %S" -o "$out/time" "$@" >/dev/null 2>&1
+    timeout 600 $c >"$out/got" 2>/dev/null </dev/null
     st=$?
     set -e
-    t=$(tail -1 "$out/time" | awk '{print $1 + $2}')
-    if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
+    if [ "$st" != "$ref" ] || ! cmp -s "$out/ref" "$out/got"; then
+      echo "run.sh: $name: '$c' gives status $st and output $(head -c 200 "$out/got" | tr '\n' ' ')," \
+        "the interpreter $ref and $(head -c 200 "$out/ref" | tr '\n' ' ')" >&2
+      exit 1
+    fi
   done
-  echo "$st $best"
 }
 
-qemu=(timeout 600 qemu-system-riscv64 -M spike -nographic -bios none -kernel)
+# time NAME ROUND CMD... : one hyperfine invocation, its JSON kept for the report
+time_cmds() {
+  local name=$1 r=$2
+  shift 2
+  hyperfine -N -i --style none --warmup 1 --runs "$runs" \
+    --export-json "$out/$name.$r.json" "$@" >/dev/null 2>&1 </dev/null
+  echo "$name $r $(load)" >>"$out/loads"
+}
 
-read -r _ sim0 < <(cpu_time "$sim" --no-jit "$out/empty.elf")
-read -r _ jit0 < <(cpu_time "$sim" --jit "$out/empty.elf")
-read -r _ qemu0 < <(cpu_time "${qemu[@]}" "$out/empty.elf")
-printf "start-up (empty program): xphmg-sim %.3f s, --jit %.3f s, qemu %.3f s (subtracted below)\n\n" \
-  "$sim0" "$jit0" "$qemu0"
-printf "| kernel | instructions | interp s | interp MIPS | --jit s | --jit MIPS | qemu s | qemu MIPS | interp/qemu | jit/qemu |\n"
-printf "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
-for k in int mem fp; do
-  n=$("$sim" --stats "$out/$k.elf" 2>&1 >/dev/null | sed -n 's/.*: \([0-9]*\) instructions retired.*/\1/p' || true)
-  # interleaved, so that the load of the shared machine falls on all three alike
-  read -r s_st s_t < <(cpu_time "$sim" --no-jit "$out/$k.elf")
-  read -r j_st j_t < <(cpu_time "$sim" --jit "$out/$k.elf")
-  read -r q_st q_t < <(cpu_time "${qemu[@]}" "$out/$k.elf")
-  if [ "$s_st" != "$q_st" ] || [ "$j_st" != "$q_st" ]; then
-    echo "run.sh: $k: exit status differs: xphmg-sim $s_st, --jit $j_st, qemu $q_st" >&2
-    exit 1
-  fi
-  awk -v k="$k" -v n="$n" -v st="$s_t" -v s0="$sim0" -v jt="$j_t" -v j0="$jit0" -v qt="$q_t" -v q0="$qemu0" 'BEGIN {
-    s = st - s0; j = jt - j0; q = qt - q0; if (s < 0.001) s = 0.001; if (j < 0.001) j = 0.001; if (q < 0.001) q = 0.001;
-    printf "| %s | %d | %.3f | %.0f | %.3f | %.0f | %.3f | %.0f | %.2f | %.2f |\n", k, n, s, n / s / 1e6, j, n / j / 1e6, q, n / q / 1e6, q / s, q / j
-  }'
+echo "load average (1, 5, 15 min) at the start: $(load); $(nproc) CPUs; $(date -u +%FT%TZ)"
+for r in $(seq "$rounds"); do
+  time_cmds startup "$r" "$sim --no-jit $out/empty.elf" "$sim --jit $out/empty.elf" \
+    "$qemu $out/empty.elf"
 done
+for kv in "${kernels[@]}"; do
+  name=${kv%%=*}
+  rest=${kv#*=}
+  elf=${rest%%:*}
+  native=${rest#*:}
+  [ "$native" = "$rest" ] && native=""
+  check "$name" "$elf" "$native"
+  "$sim" --stats "$elf" 2>&1 >/dev/null | sed -n 's/.*: \([0-9]*\) instructions retired.*/\1/p' \
+    >"$out/$name.insns" || true
+  for r in $(seq "$rounds"); do
+    cmds=()
+    [ "$interp" != 0 ] && cmds+=("$sim --no-jit $elf")
+    cmds+=("$sim --jit $elf" "$qemu $elf")
+    [ -n "$native" ] && cmds+=("$native")
+    time_cmds "$name" "$r" "${cmds[@]}"
+  done
+done
+echo "load average at the end: $(load)"
+echo
+python3 "$here/report.py" "$out"

@@ -445,7 +445,9 @@ bool hart_csr_write(hart *h, uint32_t a, uint64_t v)
     if (!hart_csr_write_raw(h, a, v)) return false;
     /* Anything written may change translation, PMP, triggers, IALIGN or which
      * interrupts are enabled: the run loop re-evaluates before the next instruction. */
-    hart_update_xlate(h, (a >> 4) == 0x3a || (a >> 4) == 0x3b);
+    bool pmp = (a >> 4) == 0x3a || (a >> 4) == 0x3b;
+    hart_update_xlate(h, pmp);
+    if (pmp) jit_flush_request(h); /* translated fetches were checked against the PMP */
     h->stop = true;
     return true;
 }

@@ -738,6 +738,14 @@ bool hart_decode_phys(hart *h, uint64_t pc, hart_insn *e)
     return true;
 }
 
+void hart_watch_phys(hart *h, uint64_t pa, unsigned n)
+{
+    uint64_t off = pa - h->ram_base;
+    if (off >= h->ram_size || n > h->ram_size - off) return;
+    mark_code_page(h, off >> 12);
+    mark_code_page(h, (off + n - 1) >> 12);
+}
+
 static hart_insn *refill(hart *h, uint64_t pc)
 {
     return refill_at(h, pc, pc);
@@ -1453,7 +1461,7 @@ static hart_run_result run_bounded(hart *h, uint64_t max_insns, uint64_t slice)
         int64_t n = batch_len(h, left);
         h->stop = false;
         hart_update_xlate(h, false);
-        if (h->log || h->xlate)
+        if (h->log || h->xlate_careful || (h->xlate && !h->jit))
             run_careful(h, n);
         else if (h->jit)
             jit_run(h, n);
@@ -1465,7 +1473,10 @@ static hart_run_result run_bounded(hart *h, uint64_t max_insns, uint64_t slice)
 
 void hart_run_interp(hart *h, int64_t n)
 {
-    run_fast(h, n);
+    if (h->xlate)
+        run_careful(h, n);
+    else
+        run_fast(h, n);
 }
 
 int hart_set_jit(hart *h, bool on)

@@ -187,6 +187,9 @@ struct hart {
      * paths are off. Recomputed by hart_update_xlate() whenever what it depends on
      * changes (privilege, satp, mstatus, PMP, triggers, misa). */
     bool xlate;
+    /* Part of xlate that only the careful loop handles (triggers, IALIGN=32, a debugger
+     * watching data accesses); translation and PMP alone the translator handles too. */
+    bool xlate_careful;
     bool pmp_su_all; /* the first active PMP entry grants RWX on every address */
     bool pmp_m_lock; /* some active entry is locked: M-mode accesses are checked too */
     uint32_t fflags, frm;

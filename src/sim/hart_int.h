@@ -181,6 +181,17 @@ void hart_update_xlate(hart *h, bool pmp);
  * load/store triggers, translation, PMP. false after raising the fault (raise = true) or
  * without raising anything (raise = false). */
 bool hart_translate(hart *h, uint64_t va, unsigned n, int acc, uint64_t *pa, bool raise);
+/* The translator's fetch check, raising nothing: whether an n-byte fetch at va (within
+ * one page) passes translation and the PMP in the current mode, its physical address in
+ * *pa, and the physical addresses of the page-table entries the walk read in pte[0 ..
+ * *npte) (none in M mode or with satp Bare). */
+bool hart_fetch_phys(hart *h, uint64_t va, unsigned n, uint64_t *pa, uint64_t pte[4],
+                     unsigned *npte);
+/* The translator's data TLB fill, raising nothing: whether every load (acc = ACC_LOAD)
+ * or store (ACC_STORE) inside the 4 KiB page at va (page-aligned) passes translation
+ * and the PMP in the current data privilege, the page's physical address in *pa, the
+ * page-table entries read as for hart_fetch_phys. */
+bool hart_data_phys(hart *h, uint64_t va, int acc, uint64_t *pa, uint64_t pte[4], unsigned *npte);
 /* Execute triggers: true (after raising the breakpoint) when one matches pc. */
 bool hart_exec_trigger(hart *h, uint64_t pc);
 /* Whether the PMP allows the n-byte physical access at pa in mode priv. */
@@ -206,8 +217,11 @@ uint64_t hart_exec_illegal(hart *h, const hart_insn *d);
 /* Decodes the instruction at physical address pc into *e (for the translator), marking
  * its pages as holding code; false, raising nothing, when it is not all in RAM. */
 bool hart_decode_phys(hart *h, uint64_t pc, hart_insn *e);
-/* The fast loop for up to n instructions of the current batch (the translator's
- * fallback). */
+/* Marks the RAM pages of [pa, pa + n) as holding code, so that stores into them reach
+ * hart_code_written (the translator watches page-table entries this way). */
+void hart_watch_phys(hart *h, uint64_t pa, unsigned n);
+/* The interpreter for up to n instructions of the current batch (the translator's
+ * fallback): the fast loop, or the careful loop while h->xlate. */
 void hart_run_interp(hart *h, int64_t n);
 uint64_t hart_exec_unit(hart *h, const hart_insn *d);
 

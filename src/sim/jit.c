@@ -38,7 +38,15 @@
 #define JIT_MAX_DCOPIES (JIT_MAX_BLOCKS * 2)
 #define JIT_HASH_BITS   15
 #define JIT_JC_BITS     12
-/* Keys carry the privilege above any RAM address (jit_new refuses RAM reaching it). */
+#define JIT_TLB_BITS    8
+/* A key is the block's pc (virtual under translation) in its low 57 bits, valid for a pc
+ * that sign-extends from bit 56 (every address Sv39/Sv48 or RAM below 2^56 can fetch
+ * from; others take the interpreter, which faults), whether the block was translated
+ * for a mode with address translation or PMP checks (JIT_XLATE_BIT: its loads and stores
+ * are handler calls), and the privilege above. */
+#define JIT_PC_BITS    57
+#define JIT_PC_MASK    ((UINT64_C(1) << JIT_PC_BITS) - 1)
+#define JIT_XLATE_BIT  (UINT64_C(1) << JIT_PC_BITS)
 #define JIT_PRIV_SHIFT 62
 #define JIT_RAM_LIMIT  (UINT64_C(1) << 56)
 
@@ -52,6 +60,17 @@ typedef struct jit_block {
 struct jit_jc {
     uint64_t key;
     const uint8_t *code;
+};
+
+/* The data TLB of blocks translated under address translation / PMP: virtual page ->
+ * RAM offset - virtual address, for pages that translate, pass the PMP as a whole and
+ * lie in RAM, per access kind (loads, stores). Filled before a missed access's handler
+ * runs, emptied with the cache and whenever what data translation depends on changed
+ * (privilege, MPRV/MPP, SUM, MXR, satp: checked on entering the translator, since every
+ * change of them ends the batch). */
+struct jit_tle {
+    uint64_t tag; /* va >> 12, or UINT64_MAX for none */
+    uint64_t add;
 };
 
 struct jit {
@@ -90,6 +109,9 @@ struct jit {
     uint64_t gen;
     bool flush_pending;
     jit_stats st;
+    uint64_t tlb_mstatus, tlb_satp; /* what the TLB's entries were made under */
+    unsigned tlb_priv;
+    struct jit_tle tlb[2][1u << JIT_TLB_BITS];
 };
 
 #define HOFF(f)       ((int32_t)offsetof(hart, f))
@@ -105,8 +127,14 @@ bool jit_supported(void)
 
 /* ---- the cache ---- */
 
+static void tlb_clear(jit *j)
+{
+    memset(j->tlb, 0xff, sizeof j->tlb);
+}
+
 static void flush(jit *j)
 {
+    tlb_clear(j);
     for (uint64_t i = 0; i < j->npages; i++) {
         uint64_t p = j->pages[i], lo = p * 256;
         j->jpage[p] = 0;
@@ -122,6 +150,18 @@ static void flush(jit *j)
     j->gen++;
     j->flush_pending = false;
     j->st.flushes++;
+}
+
+static bool keyable(uint64_t pc)
+{
+    return (uint64_t)((int64_t)(pc << (64 - JIT_PC_BITS)) >> (64 - JIT_PC_BITS)) == pc;
+}
+
+/* The key of the block at pc in the hart's current mode (pc keyable). */
+static uint64_t key_of(const hart *h, uint64_t pc)
+{
+    return (pc & JIT_PC_MASK) | (h->xlate ? JIT_XLATE_BIT : 0) |
+           (uint64_t)h->priv << JIT_PRIV_SHIFT;
 }
 
 static unsigned hash_of(uint64_t key)
@@ -147,6 +187,33 @@ static void note_code(jit *j, uint64_t pc, unsigned len)
             j->jpage[p] = 1;
             j->pages[j->npages++] = (uint32_t)p;
         }
+}
+
+/* The page-table entries a walk read: a store into one drops every translation, as a
+ * store into translated code does (the careful loop walks every access, so it would see
+ * the new entry). */
+static void watch_ptes(jit *j, const uint64_t *pte, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        note_code(j, pte[i], 8);
+        hart_watch_phys(j->h, pte[i], 8);
+    }
+}
+
+/* Called by generated code before the handler of a load (acc 0) or store (acc 1) at va
+ * that missed the TLB: enters va's page when all of it is accessible that way. */
+static void tlb_fill(hart *h, uint64_t va, uint64_t acc)
+{
+    jit *j = h->jit;
+    uint64_t pa, pte[4];
+    unsigned npte;
+    if (!hart_data_phys(h, va & ~UINT64_C(4095), (int)acc, &pa, pte, &npte)) return;
+    uint64_t off = pa - h->ram_base;
+    if (off >= h->ram_size || h->ram_size - off < 4096) return;
+    watch_ptes(j, pte, npte);
+    struct jit_tle *e = &j->tlb[acc][(va >> 12) & ((1u << JIT_TLB_BITS) - 1)];
+    e->tag = va >> 12;
+    e->add = off - (va & ~UINT64_C(4095));
 }
 
 void jit_code_written(hart *h, uint64_t a, uint64_t n)
@@ -181,7 +248,7 @@ void jit_get_stats(const jit *j, jit_stats *s)
 
 /* ---- translation ---- */
 
-enum { COLD_HELPER, COLD_EXIT, COLD_CHAIN, COLD_BUDGET, COLD_FPACC, COLD_FPNAN };
+enum { COLD_HELPER, COLD_EXIT, COLD_CHAIN, COLD_BUDGET, COLD_FPACC, COLD_FPNAN, COLD_TLBMISS };
 
 /* Out-of-line code emitted after a block's straight-line code: slow paths and exits,
  * reached through up to three jumps each. */
@@ -191,7 +258,7 @@ typedef struct {
     uint64_t target;  /* COLD_CHAIN: the guest pc; COLD_FPNAN: the canonical NaN */
     uint8_t *from[8]; /* the displacements jumping here */
     const uint8_t *resume;
-    unsigned helper;   /* COLD_FPACC: the item of the instruction's handler call */
+    unsigned helper;   /* COLD_FPACC, COLD_TLBMISS: the item of the handler call */
     const uint8_t *at; /* where this item's code went */
 } cold_item;
 
@@ -201,6 +268,7 @@ typedef struct {
     x86buf b;
     const hart_insn *ins;
     unsigned n;
+    bool xl; /* translated under address translation / PMP: memory through handlers */
     unsigned ncold;
     cold_item cold[JIT_MAX_INSNS * 4 + 4];
 } tctx;
@@ -284,6 +352,43 @@ static void emit_ram_offset(tctx *t, unsigned i, cold_item *c)
     x86_alu_rr(b, XA_SUB, X_RAX, X_R14, true);
     x86_alu_rr(b, XA_CMP, X_RAX, X_R15, true);
     cold_from(c, x86_jcc(b, XC_AE));
+}
+
+/* RAX = the RAM offset of the size-byte access at x[rs1] + imm of a block translated
+ * under address translation / PMP, through the TLB of access kind acc; a miss (or an
+ * access across its page) fills the TLB and jumps to c (the handler). */
+static void emit_tlb_offset(tctx *t, unsigned i, cold_item *c, unsigned acc, unsigned size)
+{
+    x86buf *b = &t->b;
+    const hart_insn *d = &t->ins[i];
+    ld_x(b, X_RAX, d->rs1);
+    if (d->imm) x86_alu_ri(b, XA_ADD, X_RAX, (int32_t)d->imm, true);
+    x86_mov_rr(b, X_RDX, X_RAX);
+    x86_shift_ri(b, XS_SHR, X_RDX, 12, true);
+    x86_mov_rr(b, X_RSI, X_RDX);
+    x86_alu_ri(b, XA_AND, X_RSI, (1 << JIT_TLB_BITS) - 1, false);
+    x86_shift_ri(b, XS_SHL, X_RSI, 4, true);
+    x86_mov_imm(b, X_RCX, (uint64_t)(uintptr_t)t->j->tlb[acc]);
+    x86_alu_rr(b, XA_ADD, X_RSI, X_RCX, true);
+    x86_alu_mr(b, XA_CMP, X_RDX, X_RSI, 0);
+    cold_item *miss = add_cold(t, COLD_TLBMISS, i, x86_jcc(b, XC_NE));
+    miss->helper = (unsigned)(c - t->cold);
+    miss->target = acc;
+    x86_mov_rr(b, X_RCX, X_RAX);
+    x86_alu_ri(b, XA_AND, X_RCX, 4095, false);
+    x86_alu_ri(b, XA_CMP, X_RCX, (int32_t)(4096 - size), false);
+    cold_from(miss, x86_jcc(b, XC_A));
+    x86_alu_mr(b, XA_ADD, X_RAX, X_RSI, 8);
+}
+
+/* RAX = the RAM offset of instruction i's size-byte access (acc: 0 load, 1 store), or a
+ * jump to c, the handler. */
+static void emit_mem_offset(tctx *t, unsigned i, cold_item *c, unsigned acc, unsigned size)
+{
+    if (t->xl)
+        emit_tlb_offset(t, i, c, acc, size);
+    else
+        emit_ram_offset(t, i, c);
 }
 
 /* Stores: jumps to c unless neither end of the access at RAM offset RAX lies in a flagged
@@ -598,20 +703,24 @@ static bool emit_insn(tctx *t, unsigned i)
             st_x(b, d->rd, X_RCX);
         }
         x86_store_m(b, X_RBX, HOFF(pc), X_RAX);
-        /* an address at or above 2^56 is never RAM (and its key would alias another
-         * privilege's): the dispatcher lets the interpreter fault on it */
+        /* a pc that has no key (not sign-extended from bit 56): the dispatcher lets the
+         * interpreter fault on it */
         x86_mov_rr(b, X_RCX, X_RAX);
-        x86_shift_ri(b, XS_SHR, X_RCX, 56, true);
+        x86_shift_ri(b, XS_SHL, X_RCX, 64 - JIT_PC_BITS, true);
+        x86_shift_ri(b, XS_SAR, X_RCX, 64 - JIT_PC_BITS, true);
+        x86_alu_rr(b, XA_CMP, X_RCX, X_RAX, true);
         add_cold(t, COLD_CHAIN, 0, x86_jcc(b, XC_NE))->target = UINT64_MAX;
-        /* the lookup table: entry (pc >> 1) & mask, tag pc | priv << 62 */
+        /* the lookup table: entry (pc >> 1) & mask, tag = the key in this block's mode */
         x86_mov_rr(b, X_RDX, X_RAX);
         x86_shift_ri(b, XS_SHR, X_RDX, 1, true);
         x86_alu_ri(b, XA_AND, X_RDX, (1 << JIT_JC_BITS) - 1, false);
         x86_shift_ri(b, XS_SHL, X_RDX, 4, true);
         x86_mov_imm(b, X_RSI, (uint64_t)(uintptr_t)t->j->jc);
         x86_alu_rr(b, XA_ADD, X_RDX, X_RSI, true);
-        x86_mov_imm(b, X_RCX, (uint64_t)t->h->priv << JIT_PRIV_SHIFT);
-        x86_alu_rr(b, XA_OR, X_RCX, X_RAX, true);
+        x86_mov_imm(b, X_RCX, JIT_PC_MASK);
+        x86_alu_rr(b, XA_AND, X_RCX, X_RAX, true);
+        x86_mov_imm(b, X_RSI, key_of(t->h, 0));
+        x86_alu_rr(b, XA_OR, X_RCX, X_RSI, true);
         x86_alu_mr(b, XA_CMP, X_RCX, X_RDX, 0);
         add_cold(t, COLD_CHAIN, 0, x86_jcc(b, XC_NE))->target = UINT64_MAX; /* pc is set */
         x86_jmp_m(b, X_RDX, 8);
@@ -646,27 +755,33 @@ static bool emit_insn(tctx *t, unsigned i)
         return false;
     case K_LB:
         lk = XL_S8;
+        size = 1;
         goto load;
     case K_LBU:
         lk = XL_U8;
+        size = 1;
         goto load;
     case K_LH:
         lk = XL_S16;
+        size = 2;
         goto load;
     case K_LHU:
         lk = XL_U16;
+        size = 2;
         goto load;
     case K_LW:
         lk = XL_S32;
+        size = 4;
         goto load;
     case K_LWU:
         lk = XL_U32;
+        size = 4;
         goto load;
     case K_LD:
         lk = XL_64;
     load : {
         cold_item *c = add_cold(t, COLD_HELPER, i, NULL);
-        emit_ram_offset(t, i, c);
+        emit_mem_offset(t, i, c, 0, size);
         x86_load_idx(b, lk, X_RCX, X_R12, X_RAX);
         st_x(b, d->rd, X_RCX);
         c->resume = b->p;
@@ -685,7 +800,7 @@ static bool emit_insn(tctx *t, unsigned i)
         size = 8;
     store : {
         cold_item *c = add_cold(t, COLD_HELPER, i, NULL);
-        emit_ram_offset(t, i, c);
+        emit_mem_offset(t, i, c, 1, size);
         ld_x(b, X_RCX, d->rs2);
         emit_store_tail(t, c, size);
         c->resume = b->p;
@@ -695,7 +810,7 @@ static bool emit_insn(tctx *t, unsigned i)
     case K_FLD: { /* FS already Dirty, as in the fast loop */
         cold_item *c = add_cold(t, COLD_HELPER, i, NULL);
         emit_fs_check(t, c, true);
-        emit_ram_offset(t, i, c);
+        emit_mem_offset(t, i, c, 0, d->k == K_FLD ? 8 : 4);
         x86_load_idx(b, d->k == K_FLD ? XL_64 : XL_U32, X_RCX, X_R12, X_RAX);
         if (d->k == K_FLW) {
             x86_mov_imm(b, X_RDX, UINT64_C(0xffffffff00000000));
@@ -709,7 +824,7 @@ static bool emit_insn(tctx *t, unsigned i)
     case K_FSD: { /* FS not Off */
         cold_item *c = add_cold(t, COLD_HELPER, i, NULL);
         emit_fs_check(t, c, false);
-        emit_ram_offset(t, i, c);
+        emit_mem_offset(t, i, c, 1, d->k == K_FSD ? 8 : 4);
         x86_load_m(b, X_RCX, X_RBX, FOFF(d->rs2));
         emit_store_tail(t, c, d->k == K_FSD ? 8 : 4);
         c->resume = b->p;
@@ -781,6 +896,14 @@ static void emit_cold(tctx *t, uint64_t block_pc)
             x86_patch(x86_jmp(b), t->cold[c.helper].at);
             break;
         }
+        case COLD_TLBMISS: /* RAX = the virtual address */
+            x86_mov_rr(b, X_RSI, X_RAX);
+            x86_mov_rr(b, X_RDI, X_RBX);
+            x86_mov_imm(b, X_RDX, c.target);
+            x86_mov_imm(b, X_RAX, (uint64_t)(uintptr_t)tlb_fill);
+            x86_call_r(b, X_RAX);
+            x86_patch(x86_jmp(b), t->cold[c.helper].at);
+            break;
         case COLD_FPNAN:
             x86_mov_imm(b, X_RAX, c.target);
             x86_patch(x86_jmp(b), c.resume);
@@ -819,26 +942,62 @@ static bool ends_block(uint8_t k)
     return k == K_JAL || k == K_J || k == K_JALR || k == K_JR || (k >= K_BEQ && k <= K_BGEU);
 }
 
-static jit_block *translate(hart *h, jit *j, uint64_t key, bool retry)
+/* Fetches the block at pc into ins[] (at most JIT_MAX_INSNS, their physical addresses in
+ * pa[]); under translation / PMP (xl) only instructions of pc's page that the careful
+ * loop would fetch without a fault, the page-table entries the walk read in pte[0 ..
+ * *npte). Returns the count, 0 when the first instruction is not fetched that way (the
+ * interpreter then runs it and raises what it raises). */
+static unsigned fetch_block(hart *h, uint64_t pc, bool xl, hart_insn *ins, uint64_t *pa,
+                            uint64_t pte[4], unsigned *npte)
 {
-    uint64_t pc = key & ~(UINT64_C(3) << JIT_PRIV_SHIFT);
+    unsigned n = 0;
+    *npte = 0;
+    for (uint64_t p = pc; n < JIT_MAX_INSNS;) {
+        pa[n] = p;
+        if (xl) {
+            unsigned k;
+            uint64_t ptes[4];
+            if ((p ^ pc) >> 12 || !hart_fetch_phys(h, p, 2, &pa[n], ptes, &k)) break;
+            if (!n) {
+                memcpy(pte, ptes, sizeof ptes);
+                *npte = k;
+            }
+        }
+        if (!hart_decode_phys(h, pa[n], &ins[n])) break;
+        if (xl) {
+            /* a 4-byte instruction: inside the page, and the PMP allows all of it */
+            uint64_t pa4, ptes[4];
+            unsigned k;
+            if (ins[n].len == 4 && ((p & 4095) > 4092 || !hart_fetch_phys(h, p, 4, &pa4, ptes, &k)))
+                break;
+            ins[n].pc = p;
+            ins[n].npc = p + ins[n].len;
+        }
+        p = ins[n].npc;
+        if (ends_block(ins[n++].k)) break;
+    }
+    return n;
+}
+
+static jit_block *translate(hart *h, jit *j, uint64_t pc, uint64_t key, bool retry)
+{
     if ((size_t)(JIT_CODE_BYTES - (uint64_t)(j->free - j->code)) < JIT_BLOCK_ROOM ||
         j->nblocks == JIT_MAX_BLOCKS || j->ndcopy + 2 * JIT_MAX_INSNS > JIT_MAX_DCOPIES || retry)
         flush(j);
     static __thread hart_insn ins[JIT_MAX_INSNS];
-    unsigned n = 0;
-    for (uint64_t p = pc; n < JIT_MAX_INSNS;) {
-        if (!hart_decode_phys(h, p, &ins[n])) break;
-        p = ins[n].npc;
-        if (ends_block(ins[n++].k)) break;
-    }
-    if (!n) return NULL; /* not in RAM: the interpreter raises the fetch fault */
+    static __thread uint64_t pa[JIT_MAX_INSNS];
+    uint64_t pte[4];
+    unsigned npte;
+    bool xl = (key & JIT_XLATE_BIT) != 0;
+    unsigned n = fetch_block(h, pc, xl, ins, pa, pte, &npte);
+    if (!n) return NULL;
     static __thread tctx t;
     t.h = h;
     t.j = j;
     t.b = (x86buf){j->free, j->code + JIT_CODE_BYTES, false};
     t.ins = ins;
     t.n = n;
+    t.xl = xl;
     t.ncold = 0;
     uint8_t *entry = t.b.p;
     x86_alu_ri(&t.b, XA_SUB, X_R13, (int32_t)n, true);
@@ -848,7 +1007,7 @@ static jit_block *translate(hart *h, jit *j, uint64_t key, bool retry)
         open = emit_insn(&t, i);
     if (open) exit_to(&t, x86_jmp(&t.b), ins[n - 1].npc);
     emit_cold(&t, pc);
-    if (t.b.full) return retry ? NULL : translate(h, j, key, true);
+    if (t.b.full) return retry ? NULL : translate(h, j, pc, key, true);
     jit_block *blk = &j->blocks[j->nblocks++];
     blk->key = key;
     blk->code = entry;
@@ -857,16 +1016,21 @@ static jit_block *translate(hart *h, jit *j, uint64_t key, bool retry)
     blk->next = j->hash[hsh];
     j->hash[hsh] = blk;
     for (unsigned i = 0; i < n; i++)
-        note_code(j, ins[i].pc, ins[i].len);
+        note_code(j, pa[i], ins[i].len);
+    watch_ptes(j, pte, npte);
     j->free = (uint8_t *)(((uintptr_t)t.b.p + 15) & ~(uintptr_t)15);
     j->st.blocks++;
     return blk;
 }
 
-static jit_block *find(hart *h, jit *j, uint64_t key)
+/* The block at h->pc in the current mode, translated now if needed; NULL when there is
+ * none (the interpreter runs that instruction). */
+static jit_block *find(hart *h, jit *j)
 {
+    if (!keyable(h->pc)) return NULL;
+    uint64_t key = key_of(h, h->pc);
     jit_block *b = lookup(j, key);
-    if (!b) b = translate(h, j, key, false);
+    if (!b) b = translate(h, j, h->pc, key, false);
     if (b) {
         struct jit_jc *e = &j->jc[(key >> 1) & ((1u << JIT_JC_BITS) - 1)];
         e->key = key;
@@ -879,14 +1043,22 @@ void jit_run(hart *h, int64_t n)
 {
     jit *j = h->jit;
     if (j->flush_pending) flush(j);
+    uint64_t ms = h->mstatus & (MSTATUS_MPRV | MSTATUS_MPP | MSTATUS_SUM | MSTATUS_MXR);
+    if (ms != j->tlb_mstatus || h->satp != j->tlb_satp || h->priv != j->tlb_priv) {
+        tlb_clear(j);
+        j->tlb_mstatus = ms;
+        j->tlb_satp = h->satp;
+        j->tlb_priv = h->priv;
+    }
     while (n > 0) {
-        if (h->pc >= JIT_RAM_LIMIT) { /* not RAM: a fetch fault, and no valid key */
-            hart_run_interp(h, n);
-            return;
+        jit_block *b = find(h, j);
+        if (!b) { /* a fetch fault, or an instruction across a page: one interpreted */
+            hart_run_interp(h, 1);
+            if (h->stop || --n == 0) return;
+            if (j->flush_pending) flush(j);
+            continue;
         }
-        uint64_t key = h->pc | (uint64_t)h->priv << JIT_PRIV_SHIFT;
-        jit_block *b = find(h, j, key);
-        if (!b || b->ninsns > (uint64_t)n) {
+        if (b->ninsns > (uint64_t)n) {
             hart_run_interp(h, n);
             return;
         }
@@ -902,9 +1074,7 @@ void jit_run(hart *h, int64_t n)
             /* a direct jump left the block: link it to its target's block */
             uint8_t *from = j->chain_from;
             uint64_t gen = j->gen;
-            jit_block *to = h->pc < JIT_RAM_LIMIT
-                                ? find(h, j, h->pc | (uint64_t)h->priv << JIT_PRIV_SHIFT)
-                                : NULL;
+            jit_block *to = find(h, j);
             if (to && j->gen == gen) x86_patch(from, to->code);
         }
     }
@@ -960,6 +1130,7 @@ jit *jit_new(hart *h)
     j->base = h->ram_base;
     j->lim = h->ram_size - 7;
     j->mx = j->mxdef = MXCSR_DEFAULT;
+    tlb_clear(j);
     for (unsigned m = 0; m < 64; m++)
         j->mxf[m] = (uint8_t)(((m & 1) ? 0x10 : 0) | ((m & 4) ? 0x08 : 0) | ((m & 8) ? 0x04 : 0) |
                               ((m & 16) ? 0x02 : 0) | ((m & 32) ? 0x01 : 0));

@@ -18,8 +18,10 @@ jit *jit_new(hart *h);
 void jit_free(jit *j);
 
 /* Runs up to n instructions (n >= 1) of a batch like the fast loop does: same count,
- * same stops (h->stop), the interpreter for whatever is not translated. Only called
- * while !h->xlate and without the commit log. */
+ * same stops (h->stop), the interpreter for whatever is not translated. Not called with
+ * the commit log or while h->xlate_careful (triggers, IALIGN=32, a debugger's access
+ * watch); under address translation and PMP its blocks are keyed by virtual pc and
+ * perform loads and stores through the handlers. */
 void jit_run(hart *h, int64_t n);
 
 /* Guest memory [a, a + n) was written (stores into code pages, host writes): translated

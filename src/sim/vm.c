@@ -111,14 +111,16 @@ void hart_update_xlate(hart *h, bool pmp)
     }
     bool vm = (h->satp >> 60) != 0;
     unsigned dp = hart_data_priv(h);
-    bool x = false;
+    bool x = false, careful = false;
     if (h->priv != PRV_M || dp != PRV_M) x = vm || !h->pmp_su_all;
     if (h->pmp_m_lock) x = true;
-    if (!(h->misa & MISA_C)) x = true;
-    if (h->access_fn) x = true; /* a debugger watches data accesses (slow paths only) */
+    if (!(h->misa & MISA_C)) careful = true;
+    if (h->access_fn) careful = true; /* a debugger watches data accesses (slow paths only) */
     for (unsigned i = 0; i < HART_NTRIG; i++)
-        if ((h->tdata1[i] >> 60) == 2 && (h->tdata1[i] & (MC_LOAD | MC_STORE | MC_EXEC))) x = true;
-    h->xlate = x;
+        if ((h->tdata1[i] >> 60) == 2 && (h->tdata1[i] & (MC_LOAD | MC_STORE | MC_EXEC)))
+            careful = true;
+    h->xlate = x || careful;
+    h->xlate_careful = careful;
 }
 
 /* ---- triggers ---- */
@@ -173,8 +175,10 @@ static const uint64_t fault_cause[3] = {CAUSE_LOAD_PAGE_FAULT, CAUSE_STORE_PAGE_
                                         CAUSE_FETCH_PAGE_FAULT};
 static const uint64_t access_cause[3] = {CAUSE_LOAD_ACCESS, CAUSE_STORE_ACCESS, CAUSE_FETCH_ACCESS};
 
-/* Walks the page table; 0 = ok, else the cause. */
-static uint64_t walk(hart *h, uint64_t va, int acc, unsigned priv, uint64_t *pa)
+/* Walks the page table; 0 = ok, else the cause. The physical addresses of the PTEs read
+ * go to pte[*npte++] when pte is not NULL (the translator watches them). */
+static uint64_t walk(hart *h, uint64_t va, int acc, unsigned priv, uint64_t *pa, uint64_t *pte_at,
+                     unsigned *npte)
 {
     unsigned levels = (h->satp >> 60) == 9 ? 4 : 3;
     unsigned vabits = 12 + 9 * levels;
@@ -188,6 +192,7 @@ static uint64_t walk(hart *h, uint64_t va, int acc, unsigned priv, uint64_t *pa)
             return access_cause[acc];
         uint64_t pte;
         memcpy(&pte, h->ram + off, 8);
+        if (pte_at) pte_at[(*npte)++] = pte_pa;
         if ((pte & PTE_RSVD) || !(pte & PTE_V) || ((pte & PTE_W) && !(pte & PTE_R)))
             return fault_cause[acc];
         uint64_t ppn = (pte & PTE_PPN) >> 10;
@@ -223,9 +228,28 @@ bool hart_translate(hart *h, uint64_t va, unsigned n, int acc, uint64_t *pa, boo
         return false;
     uint64_t cause = 0;
     *pa = va;
-    if (priv != PRV_M && (h->satp >> 60)) cause = walk(h, va, acc, priv, pa);
+    if (priv != PRV_M && (h->satp >> 60)) cause = walk(h, va, acc, priv, pa, NULL, NULL);
     if (!cause && !hart_pmp_ok(h, *pa, n, acc, priv)) cause = access_cause[acc];
     if (!cause) return true;
     if (raise) hart_raise(h, cause, va);
     return false;
+}
+
+bool hart_fetch_phys(hart *h, uint64_t va, unsigned n, uint64_t *pa, uint64_t pte[4],
+                     unsigned *npte)
+{
+    *pa = va;
+    *npte = 0;
+    if (h->priv != PRV_M && (h->satp >> 60) && walk(h, va, ACC_FETCH, h->priv, pa, pte, npte))
+        return false;
+    return hart_pmp_ok(h, *pa, n, ACC_FETCH, h->priv);
+}
+
+bool hart_data_phys(hart *h, uint64_t va, int acc, uint64_t *pa, uint64_t pte[4], unsigned *npte)
+{
+    unsigned priv = hart_data_priv(h);
+    *pa = va;
+    *npte = 0;
+    if (priv != PRV_M && (h->satp >> 60) && walk(h, va, acc, priv, pa, pte, npte)) return false;
+    return hart_pmp_ok(h, *pa, 4096, acc, priv);
 }
