@@ -3,6 +3,14 @@
 
 #include <string.h>
 
+/* A record read that succeeded is one read of the XMEM L1 model (errata P-224). */
+/* REQ: RT-022 XMEM-087 */
+static rt_fetch_status fetched_from(rt_fetch *f, uint64_t a, unsigned bytes)
+{
+    if (f->cache) f->cache(f->mem->ctx, f->cache_ctx, a, bytes);
+    return RT_FETCH_OK;
+}
+
 /* n units of unit bytes at a into buf (little-endian), after the alignment check. */
 /* REQ: RT-089 RT-097 RT-099 RT-101 RT-102 RT-033 RT-041 */
 static rt_fetch_status fetch(rt_fetch *f, uint64_t a, uint64_t align, unsigned unit, unsigned n,
@@ -18,7 +26,7 @@ static rt_fetch_status fetch(rt_fetch *f, uint64_t a, uint64_t align, unsigned u
         memcpy(buf, p, (size_t)unit * n);
         if (a < f->rd_lo) f->rd_lo = a;
         if (a + unit * n > f->rd_hi) f->rd_hi = a + unit * n;
-        return RT_FETCH_OK;
+        return fetched_from(f, a, unit * n);
     }
     if (f->map_only) {
         f->unmapped = true;
@@ -38,7 +46,7 @@ static rt_fetch_status fetch(rt_fetch *f, uint64_t a, uint64_t align, unsigned u
         for (unsigned k = 0; k < unit; k++)
             buf[i * unit + k] = (uint8_t)(v >> (8 * k));
     }
-    return RT_FETCH_OK;
+    return fetched_from(f, a, unit * n);
 }
 
 /* REQ: RT-039 RT-041 RT-042 RT-089 */
