@@ -68,6 +68,11 @@ typedef struct {
                             RT_FETCH_ACCESS and decided nothing */
     bool inv_miss;       /* out: set by every failed or zero-filled fetch */
     uint64_t fault_addr; /* out: of the last failed fetch */
+    /* in, optional (NULL: no cache model): told of every record read that succeeded, as
+     * cache(mem->ctx, cache_ctx, addr, size), so that the XMEM L1 model sees the reads of
+     * rt.bbox / rt.tri (errata P-224) */
+    void (*cache)(void *ctx, void *cache_ctx, uint64_t addr, unsigned size);
+    void *cache_ctx;
 } rt_fetch;
 
 /* Alignments (errata Q-61, Q-67, Q-68): node tiles 64 bytes (a Node8 128), TriRanges 16,
