@@ -80,25 +80,9 @@ rt_fetch_status rt_fetch_elem(rt_fetch *f, uint64_t addr, rt_elem e, float *x)
 }
 
 /* REQ: RT-033 RT-038 RT-089 */
-rt_fetch_status rt_fetch_node(rt_fetch *f, uint64_t addr, unsigned ntiles, rt_node4 nodes[2])
+rt_fetch_status rt_fetch_node(rt_fetch *f, uint64_t addr, unsigned ntiles, uint8_t bytes[128])
 {
-    uint8_t b[128];
-    rt_fetch_status st = fetch(f, addr, 64u * ntiles, 8, 8 * ntiles, b);
-    if (st == RT_FETCH_OK)
-        for (unsigned i = 0; i < ntiles; i++)
-            rt_node4_decode(b + 64 * i, &nodes[i]);
-    return st;
-}
-
-/* REQ: RT-033 RT-038 RT-089 */
-rt_fetch_status rt_fetch_node_w(rt_fetch *f, uint64_t addr, unsigned ntiles, rt_node4w w[2])
-{
-    uint8_t b[128];
-    rt_fetch_status st = fetch(f, addr, 64u * ntiles, 8, 8 * ntiles, b);
-    if (st == RT_FETCH_OK)
-        for (unsigned i = 0; i < ntiles; i++)
-            rt_node4w_decode(b + 64 * i, &w[i]);
-    return st;
+    return fetch(f, addr, 64u * ntiles, 8, 8 * ntiles, bytes);
 }
 
 /* REQ: RT-036 RT-064 RT-089 */

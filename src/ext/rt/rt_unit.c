@@ -346,9 +346,12 @@ static void exec_bbox(hart *h, void *ctx, const hart_insn *d)
     rt_bbox_res r = {0};
     if (!forced_miss) {
         /* A Node8 is 128-byte aligned (Q-67; rtnode itself is always 64-byte aligned). */
+        uint8_t tiles[128];
         rt_node4 nodes[2];
         unsigned nn = node8 ? 2 : 1;
-        if (!fetched(h, u, x, rt_fetch_node(&x->f, node_addr, nn, nodes))) return;
+        if (!fetched(h, u, x, rt_fetch_node(&x->f, node_addr, nn, tiles))) return;
+        for (unsigned i = 0; i < nn; i++)
+            rt_node4_decode(tiles + 64 * i, &nodes[i]);
         rt_bbox_children(&c.ray, nodes, nn, &r);
     }
 
@@ -407,8 +410,8 @@ static void exec_tri(hart *h, void *ctx, const hart_insn *d)
         if (hart_charge(h, n)) return;
         bool stopped;
         mode = rt_rne_enter();
-        rt_fetch_status st = rt_leaf_closest(&src, (uint64_t)tr.first + k, n, &p, flags & F_BIT0,
-                                             eps, false, &best, &stopped);
+        rt_fetch_status st =
+            rt_leaf_closest(&src, tr.first + k, n, &p, flags & F_BIT0, eps, false, &best, &stopped);
         rt_rne_leave(mode);
         if (!fetched(h, u, &c.x, st)) return;
     }
