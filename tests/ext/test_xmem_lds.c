@@ -16,7 +16,11 @@
  * policy): the class part is what this file checks — a Tier-1 allocation is charged to
  * the class CAP selects and counted against its budget; coherence has nothing to
  * observe on the one hart and streaming policy has no effect on LDS (Q-54).
+ * XMEM-147 (test_attach_refused: the unit owns the XMEM opcodes once; a second unit on the
+ * same hart is refused and leaves nothing allocated; test_window_refused: nor does an
+ * attach whose LDS window the hart refuses).
  * REQ: XMEM-092 XMEM-093 XMEM-094 XMEM-078 XMEM-054 XMEM-085 XMEM-043 CAP-131 CAP-137
+ * REQ: XMEM-147
  * REQ: CAP-021 CAP-015 */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -36,6 +40,8 @@
 #include "xmem_region.h"
 #include "xmem_unit.h"
 #include "xphmg_ext.h"
+
+#include "heap_in_use.h"
 
 /* CSR addresses (CAP 4.6.1/4.6.2, 4.2.2) and field positions (errata ). */
 #define XMEM_CAP        0x7E0u
@@ -520,6 +526,63 @@ static void test_hart_window(void **state)
     mem_free(m);
 }
 
+/* A second XMEM unit on a hart that has one: its opcodes are owned, so the hart refuses
+ * it, and what its attach allocated (LDS bookkeeping, the L1 model) is freed again. */
+static void refused_round(hart *h, xphmg_ext *e)
+{
+    xmem_unit u2;
+    memset(&u2, 0, sizeof u2);
+    assert_int_equal(xmem_unit_attach(h, &u2, &e->cap, &e->pmask), -1);
+}
+
+static void test_attach_refused(void **state)
+{
+    (void)state;
+    char err[256];
+    sim_mem *m = mem_new(0x80000000u, 64 * KIB);
+    assert_non_null(m);
+    hart *h = hart_new(m, 0x80000000u);
+    assert_non_null(h);
+    xphmg_ext *e = xphmg_ext_attach(h, NULL, err, sizeof err);
+    assert_non_null(e);
+    for (int k = 0; k < 4; k++)
+        refused_round(h, e);
+    size_t before = heap_in_use();
+    for (int k = 0; k < 16; k++)
+        refused_round(h, e);
+    if (heap_in_use() != before)
+        fail_msg("%zu bytes in use before, %zu after 16 refused attaches", before, heap_in_use());
+    hart_free(h);
+    xphmg_ext_free(e);
+    mem_free(m);
+}
+
+/* A hart whose RAM covers the LDS window refuses the window: the attach fails and frees
+ * what it allocated (the hart, its memory and the units are freed by the caller). */
+static void window_refused_round(void)
+{
+    char err[256];
+    sim_mem *m = mem_new(BASE, 64 * KIB);
+    assert_non_null(m);
+    hart *h = hart_new(m, BASE);
+    assert_non_null(h);
+    assert_null(xphmg_ext_attach(h, NULL, err, sizeof err));
+    hart_free(h);
+    mem_free(m);
+}
+
+static void test_window_refused(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 4; k++)
+        window_refused_round();
+    size_t before = heap_in_use();
+    for (int k = 0; k < 16; k++)
+        window_refused_round();
+    if (heap_in_use() != before)
+        fail_msg("%zu bytes in use before, %zu after 16 refused windows", before, heap_in_use());
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -534,6 +597,8 @@ int main(void)
         cmocka_unit_test(test_snapshot_isolation),
         cmocka_unit_test(test_illegal_flags),
         cmocka_unit_test(test_hart_window),
+        cmocka_unit_test(test_attach_refused),
+        cmocka_unit_test(test_window_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

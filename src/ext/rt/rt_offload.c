@@ -71,7 +71,8 @@ static bool charge_job(void *hart_ctx, uint64_t units)
 }
 
 /* The job runs under the XMEM state latched at its xsubmit.rt (job.snap, XMEM 11.1.10). */
-/* REQ: RT-121 RT-123 RT-096 XMEM-141 */
+/* Its XMEM events land in CAP.XMEM.EVENTS as the hart's do (XMEM 9.1). */
+/* REQ: RT-121 RT-123 RT-096 XMEM-141 XMEM-123 */
 static void complete_oldest(hart *h, rt_unit *u)
 {
     rt_pending_job job = u->jobs[0];

@@ -163,7 +163,7 @@ static bool region_check(void *ctx, uint64_t a, unsigned n, bool store)
     return false;
 }
 
-/* REQ: XMEM-006 XMEM-018 XMEM-020 XMEM-133 XMEM-119 */
+/* REQ: XMEM-006 XMEM-018 XMEM-020 XMEM-133 XMEM-119 XMEM-007 */
 void xmem_actor_begin(xmem_unit *u, xmem_actor a)
 {
     u->actor = a;

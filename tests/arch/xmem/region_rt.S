@@ -59,6 +59,9 @@ RVTEST_CODE_BEGIN
     TEST_CASE(51, a0, 0, xlds_bar(3); csrr a0, XMEM_EVENTS)
     /* scopes are 0-4 (THREAD .. SYSTEM): 5 is no scope, an illegal instruction (P-70) */
     OFF_EXPECT_TRAP(52, 2, xlds_bar(5))
+    /* xfence.pipe domains are 1-6 and ALL (15): 6 is one, 7 is none (P-70) */
+    TEST_CASE(53, s10, -1, li s10, -1; xfence_pipe(6))
+    OFF_EXPECT_TRAP(54, 2, xfence_pipe(7))
     /* (2) the handoff: R.dom = DOM_RT, nothing else changes */
     ALL_REGIONS(9, mc_rt, RGN_SHARED(2))
     /* the producer (CPU) can no longer touch them */
