@@ -29,8 +29,9 @@ them). The source tree
 is never modified: mutants are applied to a copy under WORK/src, built in WORK/build.
 
 Usage: scripts/mutate.py [--modules cap,pmask,num] [--max-per-module N] [--seed S]
-                         [--work DIR] [--report-dir DIR] [--time-limit SECONDS]
-                         [--rerun-survivors] [--list] [--report-only]
+                         [--per-req N] [--work DIR] [--report-dir DIR] [--time-limit SECONDS]
+                         [--seed-from-reports] [--only ID,...] [--rerun-survivors] [--list]
+                         [--report-only]
 """
 import argparse
 import datetime
@@ -495,7 +496,9 @@ def seed_from_reports(report_dir, modules, selected, fields, state, state_path):
     mutant's function is unchanged since the commit that last wrote the report (its hash
     recomputed from the files at that commit) and the row names the same requirement ids
     as the mutant does now; anything else stays to be run. Survivors are not imported, so
-    they run again against today's tests. Returns the number of rows imported."""
+    they run again against today's tests, and neither is a mutant killed for only some of
+    its ids (a test naming another of them may have been written since). Returns the
+    number of rows imported."""
     by_id = {m["id"]: m for m in selected}
     imported = 0
     for mod in modules:
@@ -523,7 +526,8 @@ def seed_from_reports(report_dir, modules, selected, fields, state, state_path):
                 m = by_id.get(mid)
                 if (not m or status not in ("killed", "stillborn", "untested")
                         or current(state, m) or old_hash.get(mid) != m["fhash"]
-                        or (ids.split() if ids != "-" else []) != m["ids"]):
+                        or (ids.split() if ids != "-" else []) != m["ids"]
+                        or (status == "killed" and sorted(cols[7].split()) != m["ids"])):
                     continue
                 rec = {"status": status, "failed": cols[8].split(), "killed_for": cols[7].split(),
                        "id": mid, "srchash": m["fhash"], "ids": m["ids"], "secs": 0,
@@ -560,7 +564,9 @@ def write_module_report(path, selected, state, eq, mod, args, total):
     with open(path, "w", encoding="utf-8") as f:
         f.write(f"# Mutation report of module {mod}, written by scripts/mutate.py "
                 "(docs/mutation.md).\n")
-        f.write(f"# seed {args.seed}, at most {args.max_per_module} mutants per module\n")
+        f.write(f"# seed {args.seed}, at most {args.max_per_module} mutants per module"
+                + (f", at least {args.per_req} per requirement (--per-req)" if args.per_req else "")
+                + "\n")
         f.write(f"# module {mod}: {total} mutants, sampled or run earlier {sum(summary.values())}: "
                 + ", ".join(f"{k} {v}" for k, v in sorted(summary.items())) + "\n")
         f.write("# id\tmodule\tlocation\toperator\tchange\trequirements\tstatus\tkilled_for"
@@ -610,6 +616,9 @@ def main():
     ap.add_argument("--seed-from-reports", action="store_true",
                     help="import the committed reports' results for mutants whose function "
                     "is unchanged since (a fresh --work resumes where the report left off)")
+    ap.add_argument("--only", default="",
+                    help="run only these sampled mutants (comma-separated ids); the reports "
+                    "still cover the whole sample")
     ap.add_argument("--rerun-survivors", action="store_true",
                     help="run surviving mutants again (after adding tests that should kill them)")
     args = ap.parse_args()
@@ -720,10 +729,18 @@ def main():
                 file_tests[f] = tests_of_file(f, tests)
     by_name = {t["name"]: t for t in tests}
 
+    only = set(filter(None, args.only.split(",")))
+    unknown = only - {m["id"] for m in selected}
+    if unknown:
+        raise SystemExit("--only: not in the sample: " + ", ".join(sorted(unknown)))
+
+    def to_run(m):
+        return m["id"] not in eq and not current(state, m) and (not only or m["id"] in only)
+
     # Baseline: every test a mutant will run passes on the unmutated tree.
     needed = set()
     for m in selected:
-        if m["id"] in eq or current(state, m):
+        if not to_run(m):
             continue
         if not m["ids"]:
             fb = MODULES[m["module"]][2]
@@ -741,7 +758,7 @@ def main():
     done = 0
     for m in selected:
         key = (m["id"], m["fhash"])
-        if m["id"] in eq or current(state, m):
+        if not to_run(m):
             continue
         if args.time_limit and time.time() - start > args.time_limit:
             print("time limit reached; rerun to resume", file=sys.stderr)

@@ -4,7 +4,8 @@
  * U-mode accesses take the first matching entry: read w0 but not write it, nothing on
  * pg (load, store, fetch: access faults 5/7/1 with the address in mtval), an access
  * straddling w0's boundary fails, the rest of memory is RWX. M mode ignores unlocked
- * entries; locking entry 1 makes it apply to M too and freezes its cfg and address.
+ * entries; locking entry 1 makes it apply to M too and freezes its cfg and address;
+ * a locked TOR entry also freezes the address below it.
  * With no entry active (reset) nothing is checked (errata P-262).
  * M handler: mcause -> s2, mtval -> s3, resumes in M at mscratch. */
 #include "xphmg_test.h"
@@ -49,6 +50,9 @@ RVTEST_CODE_BEGIN
     TEST_CASE(14, s2, 5, li t0, 0x80 << 8; csrs pmpcfg0, t0; la t0, 1f; csrw mscratch, t0; li s2, -1; la a1, pg; ld a0, 0(a1); 1:)
     TEST_CASE(15, a0, 0x98, csrw pmpcfg0, x0; csrr a0, pmpcfg0; srli a0, a0, 8; andi a0, a0, 0xff)
     TEST_CASE(16, a0, 1, csrr t1, pmpaddr1; csrw pmpaddr1, x0; csrr a0, pmpaddr1; sub a0, a0, t1; seqz a0, a0)
+    /* 17: a locked TOR entry (5: L | TOR, no permission, over the empty range [0, 0))
+     * also freezes the address below it, its bottom: pmpaddr4 ignores the write */
+    TEST_CASE(17, a0, 0, csrw pmpaddr4, x0; csrw pmpaddr5, x0; li t0, 0x88 << 40; csrs pmpcfg0, t0; li t0, 0x100; csrw pmpaddr4, t0; csrr a0, pmpaddr4)
     TEST_PASSFAIL
 
     .align 2
