@@ -10,7 +10,8 @@
 #      rt.bbox/rt.tri, a plain RV64GC software traversal) and the images are compared
 #      byte for byte; it prints the guest instructions per ray of each;
 #   5. a real mesh (the Stanford bunny of Debian's glmark2-data, imported by assimp) rendered
-#      the same way at 640x480: build/demo/bunny.png.
+#      the same way at 640x480, the camera framed from its bounds (render's `fit`):
+#      build/demo/bunny.png; and three ways at 160x120, compared.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-deps.sh
@@ -43,7 +44,12 @@ if [ -r "$bunny" ]; then
   echo
   echo "== xphmg-bvh --y-up $bunny $out/bunny.xbvh; xphmg-sim: 640x480, offload"
   build/tools/xphmg-bvh --y-up "$bunny" "$out/bunny.xbvh"
-  build/tools/xphmg-sim --rt-threads "$threads" --dir "$out" "$elf" bunny.xbvh 640 480 o bunny
+  build/tools/xphmg-sim --rt-threads "$threads" --dir "$out" "$elf" bunny.xbvh 640 480 o bunny fit
   build/examples/render/render_png "$out/bunny-o.ppm" "$out/bunny.png"
   echo "wrote $out/bunny.png"
+  build/tools/xphmg-sim --rt-threads "$threads" --dir "$out" "$elf" bunny.xbvh 160 120 ohs bsmall fit
+  for m in h s; do
+    cmp -s "$out/bsmall-o.ppm" "$out/bsmall-$m.ppm" || { echo "bunny images differ (offload vs $m)"; exit 1; }
+  done
+  echo "offload, hart and software images of the bunny are identical"
 fi

@@ -67,7 +67,10 @@ MODULES = {
     "xmem": (["src/ext/xmem/xmem_cache.c", "src/ext/xmem/xmem_comp.c", "src/ext/xmem/xmem_lds.c",
               "src/ext/xmem/xmem_region.c", "src/ext/xmem/xmem_svm.c", "src/ext/xmem/xmem_swz.c",
               "src/ext/xmem/xmem_unit.c", "src/ext/xmem/xmem_xdl.c"], None,
-             r"^(ext_xmem_.*|arch\.xmem\..*|example_(svmem|handoff)|host_budget_(cpy|svm|swz)\w*)$"),
+             # (ext_cap_hart: attach/free round trips of every unit, whose heap balance
+             # sees a leak of the LDS window)
+             r"^(ext_xmem_.*|ext_cap_hart|arch\.xmem\..*|example_(svmem|handoff)"
+             r"|host_budget_(cpy|svm|swz)\w*)$"),
     "rt": (["src/ext/rt/rt_encode.c", "src/ext/rt/rt_fetch.c", "src/ext/rt/rt_job.c",
             "src/ext/rt/rt_kernels.c", "src/ext/rt/rt_leaf.c", "src/ext/rt/rt_offload.c",
             "src/ext/rt/rt_unit.c"],
@@ -78,14 +81,16 @@ MODULES = {
            r"^(ext_rt_.*|arch\.rt\..*|arch\.xmem\.region_rt|bvh_build|bvh_job|rt_accuracy"
            r"|host_budget_rt.*|example_render|example_raytrace)$"),
     # XMEM rules whose code lies outside src/ext/xmem: absent features read zero and the
-    # reset values (CAP's CSR file), the events every engine raises and their W1C, and the
-    # fences and the latched state of the offload engine (RT's offload path). Only these
-    # functions; their other ids belong to the cap and rt modules, so this module is run
-    # with --per-req-only XMEM- (docs/mutation.md).
-    "xmem_ext": (["src/ext/cap/cap.c", "src/ext/rt/rt_offload.c"],
+    # reset values (CAP's CSR file), the events every engine raises and their W1C, the
+    # fences and the latched state of the offload engine (RT's offload path), and RT's
+    # record reads through the XMEM L1 model (RT-022). Only these functions; their other
+    # ids belong to the cap, rt and ext modules, so this module is run with
+    # --per-req-only XMEM-,RT-022 (docs/mutation.md).
+    "xmem_ext": (["src/ext/cap/cap.c", "src/ext/rt/rt_offload.c", "src/ext/rt/rt_fetch.c",
+                  "src/ext/rt/rt_unit.c", "src/ext/xphmg_ext.c"],
                  {"xmem_gated", "cap_reset", "cap_csr_read", "cap_csr_write", "cap_xmem_event",
                   "complete_oldest", "rt_exec_xfence_wait", "rt_exec_xfence_signal",
-                  "rt_exec_xfence_pipe"},
+                  "rt_exec_xfence_pipe", "fetched_from", "fetch_begin", "xphmg_ext_attach"},
                  r"^(ext_cap|ext_xmem_.*|arch\.xmem\..*|arch\.rt\.offload_\w+)$"),
     # The wiring of the units to a hart: every program that attaches them.
     "ext": (["src/ext/xphmg_ext.c"], None,
@@ -590,7 +595,8 @@ def main():
     ap.add_argument("--per-req", type=int, default=0,
                     help="add mutants until every requirement id has at least this many")
     ap.add_argument("--per-req-only", default="",
-                    help="top up only the ids starting with this prefix (e.g. XMEM-)")
+                    help="top up only the ids starting with one of these comma-separated "
+                         "prefixes (e.g. XMEM-,RT-022)")
     ap.add_argument("--work", default=os.path.join(ROOT, "build-mutation"))
     ap.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
     ap.add_argument("--report-dir", default=REPORT_DIR,
@@ -678,7 +684,7 @@ def main():
             random.Random(f"{args.seed}:{mod}:per-req").shuffle(rest)
             for m in rest:
                 if any(have.get(rid, 0) < args.per_req for rid in m["ids"]
-                       if rid.startswith(args.per_req_only)):
+                       if rid.startswith(tuple(args.per_req_only.split(",")))):
                     pick.append(m)
                     for rid in m["ids"]:
                         have[rid] = have.get(rid, 0) + 1

@@ -16,7 +16,8 @@
  *     the same t within 1e-5 relative.
  * Times are best of REPS runs (CLOCK_MONOTONIC), both sides under the same load.
  *
- *   bench_rt [--reps N] [--tris N] [--size WxH] [--random N] [--dump FILE] [SCENE|MESHFILE...]
+ *   bench_rt [--reps N] [--tris N] [--size WxH] [--random N] [--threads 1|2] [--dump FILE]
+ *            [SCENE|MESHFILE...]
  *   (default: sphere terrain soup scene, 100,000 triangles) */
 #include <embree3/rtcore.h>
 #include <math.h>
@@ -124,6 +125,15 @@ static const uint8_t *f_map(void *ctx, uint64_t a, unsigned n)
     return (const uint8_t *)(uintptr_t)a;
 }
 
+static uint8_t *f_map_w(void *ctx, uint64_t a, uint64_t n)
+{
+    flat *f = ctx;
+    if (a < (uintptr_t)f->lo || n > (uintptr_t)(f->hi - f->lo) ||
+        a - (uintptr_t)f->lo > (uintptr_t)(f->hi - f->lo) - n)
+        return NULL;
+    return (uint8_t *)(uintptr_t)a;
+}
+
 /* --dump FILE: every job's hit and miss queue entries, appended in job order (to compare two
  * builds of the engine bit for bit with cmp). */
 static FILE *dump;
@@ -172,7 +182,7 @@ static double trace_ours(job_mem *jm, const bvh_blob *b, const rt_ray *rays, siz
     s.pet = CAP_T_FP32;
     s.pol.q = false;
     flat f = {m, m + jm->size};
-    rt_job_mem mem = {&f, f_load, f_store, f_map, NULL};
+    rt_job_mem mem = {&f, f_load, f_store, f_map, NULL, f_map_w};
     rt_job_result r;
     double t0 = now();
     rt_job_run_ex(&jd, &s, &mem, eng, &r);
@@ -274,12 +284,15 @@ static double trace_embree(RTCScene scene, const rt_ray *rays, size_t n, unsigne
 int main(int argc, char **argv)
 {
     int reps = 3, w = 512, h = 384;
+    unsigned only_thr = 0; /* --threads N: that thread count only (default 1 and 2) */
     size_t ntris = 100000, nrandom = 200000;
     const char *scenes[16];
     int nscenes = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--reps") && i + 1 < argc)
             reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+            only_thr = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--tris") && i + 1 < argc)
             ntris = (size_t)strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--dump") && i + 1 < argc) {
@@ -298,7 +311,7 @@ int main(int argc, char **argv)
             scenes[nscenes++] = argv[i];
         else {
             fprintf(stderr, "usage: bench_rt [--reps N] [--tris N] [--size WxH] [--random N] "
-                            "[--dump FILE] [SCENE|MESHFILE...]\n");
+                            "[--threads 1|2] [--dump FILE] [SCENE|MESHFILE...]\n");
             return 2;
         }
     }
@@ -322,6 +335,10 @@ int main(int argc, char **argv)
     printf("bench_rt: Embree %ld.%ld.%ld rtcIntersect1 vs the RT offload engine (rt_job_run_ex); "
            "%dx%d primary and %zu random rays, closest hit, best of %d\n",
            ver / 10000, ver / 100 % 100, ver % 100, w, h, nrandom, reps);
+    printf("threads: builds on 1 (ours; Embree device threads=1, MEDIUM and HIGH); traversal "
+           "rows thr 1 = Embree device threads=1 / our engine of 1 thread, thr 2 = Embree device "
+           "threads=2 with the rays in two halves on 2 threads / our engine of %u threads\n",
+           rt_job_engine_threads(eng2));
     rt_ray *rays = malloc(nmax * sizeof *rays);
     long *po = malloc(nmax * sizeof *po), *pe = malloc(nmax * sizeof *pe);
     float *to = malloc(nmax * sizeof *to), *te = malloc(nmax * sizeof *te);
@@ -387,6 +404,7 @@ int main(int argc, char **argv)
             else
                 random_rays(hd.bounds_lo, hd.bounds_hi, nr, rays);
             for (unsigned thr = 1; thr <= 2; thr++) {
+                if (only_thr && thr != only_thr) continue;
                 double tours = INFINITY, temb = INFINITY;
                 for (int r = 0; r < reps; r++) {
                     tours = fmin(tours,

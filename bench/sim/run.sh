@@ -11,7 +11,8 @@
 #              one after the other, so each round gives its own ratios under the load of
 #              that moment; the report gives the median and the spread of the rounds
 #   RUNS=n     hyperfine runs per program and round (default 1), after one warm-up run
-#   INTERP=0   leave out the interpreter column (its runs are the longest)
+#   INTERP=0   leave out the interpreter column (its runs are the longest; never timed
+#              on mix-sv39, where it would take ~30 s a run)
 #   EXTRA="name=GUEST.elf:NATIVE ..."  more kernels built elsewhere (e.g. Dhrystone,
 #              built by hand as bench/README.md describes; NATIVE may be empty)
 # Before timing, each kernel runs once on every program: the printed checksums and the
@@ -106,7 +107,8 @@ for kv in "${kernels[@]}"; do
     >"$out/$name.insns" || true
   for r in $(seq "$rounds"); do
     cmds=()
-    [ "$interp" != 0 ] && cmds+=("$sim --no-jit $elf")
+    # the careful loop would take ~30 s a run on mix-sv39: bench/README.md has its figure
+    [ "$interp" != 0 ] && [ "$name" != mix-sv39 ] && cmds+=("$sim --no-jit $elf")
     cmds+=("$sim --jit $elf" "$qemu $elf")
     [ -n "$native" ] && cmds+=("$native")
     time_cmds "$name" "$r" "${cmds[@]}"

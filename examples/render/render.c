@@ -201,18 +201,32 @@ static void normalize(float v[3])
         v[i] = v[i] / l;
 }
 
-static void camera_setup(void)
+/* The camera looks along -y (z up), from a little above. fit = 0: a landscape (the
+ * procedural scene), from above and in front of its centre, a little low. fit = 1: one
+ * object, from its front (-y), far enough that its bounding sphere fills the frame's
+ * height: the whole object in view whatever its shape. */
+static void camera_setup(int fit)
 {
-    float c[3], ext = 0.0f;
+    float c[3], ext = 0.0f, diag2 = 0.0f;
     for (int i = 0; i < 3; i++) {
         c[i] = (lo[i] + hi[i]) * 0.5f;
         if (hi[i] - lo[i] > ext) ext = hi[i] - lo[i];
+        diag2 += (hi[i] - lo[i]) * (hi[i] - lo[i]);
     }
-    c[2] = lo[2] + 0.2f * (hi[2] - lo[2]);
-    /* above and in front of the scene (z up), looking at its centre, a little low */
-    cam_eye[0] = c[0] + 0.15f * ext;
-    cam_eye[1] = c[1] - 0.78f * ext;
-    cam_eye[2] = c[2] + 0.8f * ext;
+    if (fit) {
+        /* the vertical half field of view has tangent 0.7 H / W (primary_ray); the sphere
+         * of radius r fits when the eye is r / sin(half angle) away */
+        float d[3] = {-0.6f, -1.0f, 0.3f}, tn = 0.7f * (float)H / (float)W;
+        float dist = 0.5f * sqrtf(diag2) * sqrtf(1.0f + tn * tn) / tn;
+        normalize(d);
+        for (int i = 0; i < 3; i++)
+            cam_eye[i] = c[i] + dist * d[i];
+    } else {
+        c[2] = lo[2] + 0.2f * (hi[2] - lo[2]);
+        cam_eye[0] = c[0] + 0.15f * ext;
+        cam_eye[1] = c[1] - 0.78f * ext;
+        cam_eye[2] = c[2] + 0.8f * ext;
+    }
     for (int i = 0; i < 3; i++)
         cam_f[i] = c[i] - cam_eye[i];
     normalize(cam_f);
@@ -385,8 +399,8 @@ static int render(char mode, uint8_t *img, uint64_t *nrays, uint64_t *nhits, uin
 
 int main(int argc, char **argv)
 {
-    if (argc != 6) {
-        printf("usage: render SCENE.xbvh WIDTH HEIGHT MODES OUT\n");
+    if (argc != 6 && !(argc == 7 && !strcmp(argv[6], "fit"))) {
+        printf("usage: render SCENE.xbvh WIDTH HEIGHT MODES OUT [fit]\n");
         return 2;
     }
     W = atoi(argv[2]);
@@ -443,7 +457,7 @@ int main(int argc, char **argv)
         printf("render: out of memory\n");
         return 1;
     }
-    camera_setup();
+    camera_setup(argc == 7);
     /* A mode RTCAP does not advertise is skipped (mode_supported). */
     const uint64_t rtcap = xphmg_csr_read(XPHMG_CSR_RTCAP);
     for (const char *m = argv[4]; *m; m++) {

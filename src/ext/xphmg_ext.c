@@ -42,7 +42,10 @@ xphmg_ext *xphmg_ext_attach(hart *h, const cap_profile *prof, char *err, size_t 
     e->rt.svfaulti = &e->xmem.svfaulti; /* RT reports its first-faulting ray there (P-322) */
     /* The RT offload engine is checked by the XMEM region model (errata P-203).
      * REQ: XMEM-133 RT-099 */
-    e->rt.policy = (rt_mem_policy){xmem_job_begin, xmem_job_end, &e->xmem};
+    e->rt.policy = (rt_mem_policy){xmem_job_begin, xmem_job_end, &e->xmem, NULL};
+    /* rt.bbox / rt.tri read their records through the XMEM L1 model (P-224).
+     * REQ: RT-022 XMEM-087 */
+    e->rt.policy.l1_read = xmem_l1_read;
     /* ... and ordered by its barriers and fences (P-206).
      * REQ: XMEM-107 XMEM-112 */
     xmem_set_offload_drain(&e->xmem, drain_rt, &e->rt);

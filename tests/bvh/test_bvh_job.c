@@ -67,6 +67,14 @@ static const uint8_t *f_map(void *ctx, uint64_t a, unsigned n)
     return f->ram + (a - LOAD_ADDR);
 }
 
+/* Direct writes (rt_job_mem.map_w): the whole fake memory is plain. */
+static uint8_t *f_map_w(void *ctx, uint64_t a, uint64_t n)
+{
+    fake *f = ctx;
+    if (a < LOAD_ADDR || n > f->size || a - LOAD_ADDR > f->size - n) return NULL;
+    return f->ram + (a - LOAD_ADDR);
+}
+
 static uint64_t rng = 0x5851F42D4C957F2Dull;
 static uint64_t rnext(void)
 {
@@ -145,7 +153,8 @@ static void run_mesh(const char *name, bool tri_buf, unsigned threads)
     s.pet = CAP_T_FP32;
     s.pol.q = false;
     rt_job_result res;
-    rt_job_mem mem = {&f, f_load, f_store, threads ? f_map : NULL, NULL};
+    rt_job_mem mem = {
+        &f, f_load, f_store, threads ? f_map : NULL, NULL, threads == 2 ? f_map_w : NULL};
     if (threads) {
         rt_job_engine *e = rt_job_engine_new(threads);
         assert_non_null(e);
@@ -273,7 +282,7 @@ static void test_cache_between_jobs(void **state)
     for (unsigned threads = 1; threads <= 2; threads++) {
         scene sc;
         scene_make(&sc, 256);
-        rt_job_mem mem = {&sc.f, f_load, f_store, f_map, NULL};
+        rt_job_mem mem = {&sc.f, f_load, f_store, f_map, NULL, f_map_w};
         rt_job_engine *e = rt_job_engine_new(threads);
         assert_non_null(e);
         rt_job_result r;
@@ -313,8 +322,9 @@ static void job_overwrites(bool over_tris)
             uint64_t over = over_tris ? LOAD_ADDR + h.tris_off : sc->root + 64;
             queue(sc->f.ram + sc->q + RT_QUEUE_BYTES, 0, 201, over);
         }
-        rt_job_mem ma = {&a.f, f_load, f_store, f_map, NULL},
-                   mb = {&b.f, f_load, f_store, f_map, NULL};
+        /* job a writes directly (map_w), the reference b through store */
+        rt_job_mem ma = {&a.f, f_load, f_store, f_map, NULL, f_map_w},
+                   mb = {&b.f, f_load, f_store, f_map, NULL, NULL};
         rt_job_engine *e = rt_job_engine_new(threads);
         assert_non_null(e);
         rt_job_result r;
@@ -354,7 +364,9 @@ static void test_cache_job_overwrites_triangles(void **state)
  * (the reference), 2 and 3 threads. Case 0: every ray traced in parallel. Case 1: map()
  * cannot serve the ray slots from ray 1,700 on (the loads can), so the tracers give up
  * in the middle of the job and one thread goes on from there. Case 2: the hit queue holds
- * 900 entries, so the job ends with a full queue while other threads trace ahead. */
+ * 900 entries, so the job ends with a full queue while other threads trace ahead. Then
+ * the same jobs writing directly (map_w, 1 to 3 threads): no store calls, and the memory
+ * the stores of the reference left. */
 #define SPLIT_RAYS 3000u
 static void test_split_same_stores(void **state)
 {
@@ -364,7 +376,9 @@ static void test_split_same_stores(void **state)
         size_t nref = 0;
         rt_job_result rref;
         uint8_t *mref = NULL;
-        for (unsigned threads = 1; threads <= 3; threads++) {
+        for (unsigned run = 0; run < 6; run++) {
+            unsigned threads = 1 + run % 3;
+            bool direct = run >= 3;
             scene sc;
             scene_make(&sc, SPLIT_RAYS);
             sc.jd.lanes_off = UINT64_C(0x8000000100010020);
@@ -376,7 +390,7 @@ static void test_split_same_stores(void **state)
             sc.f.log_cap = 4 * SPLIT_RAYS + 8;
             sc.f.log = calloc(sc.f.log_cap, sizeof *sc.f.log);
             assert_non_null(sc.f.log);
-            rt_job_mem mem = {&sc.f, f_load, f_store, f_map, NULL};
+            rt_job_mem mem = {&sc.f, f_load, f_store, f_map, NULL, direct ? f_map_w : NULL};
             rt_job_engine *e = rt_job_engine_new(threads);
             assert_non_null(e);
             assert_int_equal(rt_job_engine_threads(e), threads);
@@ -385,15 +399,15 @@ static void test_split_same_stores(void **state)
             rt_job_engine_free(e);
             assert_int_equal(r.status, c == 2 ? RT_JOB_QUEUE_FULL : RT_JOB_OK);
             assert_true(r.hits > SPLIT_RAYS / 4);
-            if (threads == 1) {
+            if (run == 0) {
                 ref = sc.f.log;
                 nref = sc.f.nlog;
                 rref = r;
                 mref = sc.f.ram;
                 sc.f.ram = NULL;
             } else {
-                assert_int_equal(sc.f.nlog, nref);
-                for (size_t k = 0; k < nref; k++) {
+                assert_int_equal(sc.f.nlog, direct ? 0 : nref);
+                for (size_t k = 0; k < sc.f.nlog; k++) {
                     assert_int_equal(sc.f.log[k].a, ref[k].a);
                     assert_int_equal(sc.f.log[k].n, ref[k].n);
                     assert_int_equal(sc.f.log[k].v, ref[k].v);

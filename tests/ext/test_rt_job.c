@@ -67,7 +67,7 @@ static bool f_store(void *ctx, uint64_t a, unsigned n, uint64_t v)
     return true;
 }
 
-static const rt_job_mem MEM = {&F, f_load, f_store, NULL, NULL};
+static const rt_job_mem MEM = {&F, f_load, f_store, NULL, NULL, NULL};
 
 /* The same memory with a map (the engine's read fast path, required for split jobs):
  * mapped bytes only, and no load counting. */
@@ -76,7 +76,7 @@ static const uint8_t *f_map(void *ctx, uint64_t a, unsigned n)
     fake *f = ctx;
     return mapped(a, n) ? &f->ram[a - RAM_BASE] : NULL;
 }
-static const rt_job_mem MEM_MAPPED = {&F, f_load, f_store, f_map, NULL};
+static const rt_job_mem MEM_MAPPED = {&F, f_load, f_store, f_map, NULL, NULL};
 
 static void w(uint64_t a, unsigned n, uint64_t v)
 {
@@ -626,6 +626,40 @@ static void test_strict_dom(void **st)
  * results stay), a hit queue whose entries lie in a hole (the store of the first hit
  * faults), a misaligned root node, a queue with CAP 0, reserved opts bits. Memory faults,
  * loads and stores alike, report INV_MISS (Q-58). REQ: RT-089 */
+/* Triangle indices are 32-bit (errata P-342), as in rt.tri: a TriRange {first 0xFFFFFFFF,
+ * count 2} tests index 0xFFFFFFFF, then index 0. The base puts index 0xFFFFFFFF on B (the
+ * ray hits it, t 3) and index 0 at the base itself, which is not memory: the job faults
+ * there (without the wrap it would read TRIS + 72, plain memory). With count 1 the hit
+ * record reports PRIM 0xFFFFFFFF. REQ: RT-064 */
+static void test_tri_index_wrap(void **st)
+{
+    (void)st;
+    rt_job_desc jd;
+    cap_snap s;
+    rt_job_result res;
+    snap(&s, CAP_T_FP32);
+    uint64_t base = TRIS + 36u - UINT64_C(0xFFFFFFFF) * 36u;
+    for (uint32_t count = 1; count <= 2; count++) {
+        setup(8);
+        scene_one_leaf();
+        trirange(TR_AB, 0xFFFFFFFFu, count, base);
+        ray32(0, 1, 2, 0, 1, 0, 100);
+        w(QRAY + 4, 4, 1);
+        desc(&jd, 0);
+        rt_job_run(&jd, &s, &MEM, &res);
+        if (count == 1) {
+            assert_int_equal(res.status, RT_JOB_OK);
+            assert_int_equal(res.hits, 1);
+            assert_int_equal(r(HITS + 4, 4), 0xFFFFFFFFu);
+            assert_int_equal(r(HITS + 8, 4), f32(3.0f));
+        } else {
+            assert_int_equal(res.status, RT_JOB_MEM_FAULT);
+            assert_int_equal(res.fault_addr, base);
+            assert_int_equal(res.hits, 0);
+        }
+    }
+}
+
 static void test_faults(void **st)
 {
     (void)st;
@@ -1112,6 +1146,7 @@ int main(void)
         cmocka_unit_test(test_fp16),
         cmocka_unit_test(test_strict_dom),
         cmocka_unit_test(test_faults),
+        cmocka_unit_test(test_tri_index_wrap),
         cmocka_unit_test(test_node8),
         cmocka_unit_test(test_eps),
         cmocka_unit_test(test_decode),

@@ -616,6 +616,37 @@ static void test_predicates(void **state)
     down(&r);
 }
 
+/* Triangle indices are 32-bit (errata P-342): TriRange first = 0xFFFFFFFF, count 2 tests
+ * index 0xFFFFFFFF, then index 0 (not 2^32). The base is chosen so that index 0xFFFFFFFF
+ * lies on tri 1 of the buffer (t 2, a hit) while index 0, the base itself, is not
+ * memory: the second triangle faults at the base (without the wrap it would be read at
+ * TRIS + 72, a valid triangle). With count 1 the hit reports PRIM 0x7FFFFFFF (the 31 bits
+ * of 0xFFFFFFFF in rd). REQ: RT-064 */
+static void test_tri_index_wrap(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    wcsr(&r, PREC_MODE, MODE_FP32);
+    tris(&r);
+    uint64_t base = TRIS + 36u - UINT64_C(0xFFFFFFFF) * 36u;
+    put32(&r, TRR, 0xFFFFFFFFu);
+    put32(&r, TRR + 4, 1);
+    put64(&r, TRR + 8, base);
+    wcsr(&r, RTTRI, TRR);
+    ray32(&r, RAY, 0.25f, 0.125f, 0, 0, 0, 1, 0, 100);
+    r.h->x[A0] = RAY;
+    assert_int_equal(exec1(&r, RT_TRI(A1, A0, 0)), 0);
+    assert_int_equal(r.h->x[A1], 0xFFFFFFFF40000000ULL);
+    put32(&r, TRR + 4, 2);
+    r.h->x[A1] = 0x55;
+    assert_int_equal(exec1(&r, RT_TRI(A1, A0, 0)), 1);
+    assert_int_equal(r.h->mcause, 5);
+    assert_int_equal(r.h->mtval, base);
+    assert_int_equal(r.h->x[A1], 0x55);
+    down(&r);
+}
+
 /* Memory faults (Q-61, Q-58): misaligned -> cause 4, inaccessible -> cause 5, mtval =
  * the first faulting address in field order, nothing written, INV_MISS set.
  * REQ: RT-041 */
@@ -1490,6 +1521,7 @@ int main(void)
         cmocka_unit_test(test_bbox_fp16),
         cmocka_unit_test(test_bbox_trap),
         cmocka_unit_test(test_tri),
+        cmocka_unit_test(test_tri_index_wrap),
         cmocka_unit_test(test_tri_fp16),
         cmocka_unit_test(test_predicates),
         cmocka_unit_test(test_faults),

@@ -4,11 +4,15 @@
  * the translator (--jit) must leave the hart and RAM in the same state (docs/sim.md "How
  * it is fast", "Translator").
  *
- * The first input byte picks the profile (every one of them over a campaign), the rest is
- * the start of a 16 KiB RAM at 0x80000000, executed from its start in machine mode with
- * mtvec at the start too (a trap restarts the program, so a stream that traps early still
- * runs on), for at most RUN_INSNS instructions (retired or trapped). The replay of the
- * committed seeds (fuzz_replay_program) runs each seed under every profile. */
+ * The first input byte picks the profile (every one of them over a campaign) and, with
+ * the next bit of its quotient, the mode; the rest is the start of a 16 KiB RAM at
+ * 0x80000000, executed from its start in machine mode with mtvec at the start too (a trap
+ * restarts the program, so a stream that traps early still runs on), for at most
+ * RUN_INSNS instructions (retired or trapped). In the Sv39 mode the program runs in S
+ * mode under Sv39 instead (a root table in RAM's last page maps 0x80000000 onto itself
+ * with a 1 GiB page, the delegable exceptions go to stvec = the start, so the program
+ * restarts in S; a store into the root is seen at once, errata P-400). The replay of the
+ * committed seeds (fuzz_replay_program) runs each seed under every profile, both modes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +92,8 @@ static void check_same(const machine *m, unsigned p, int k)
                a->mcause == b->mcause && a->mepc == b->mepc && a->mtval == b->mtval &&
                a->mscratch == b->mscratch && a->mie == b->mie && a->mip == b->mip &&
                a->fflags == b->fflags && a->frm == b->frm && a->mtimecmp == b->mtimecmp &&
+               a->satp == b->satp && a->scause == b->scause && a->sepc == b->sepc &&
+               a->stval == b->stval && a->sscratch == b->sscratch &&
                a->resv_valid == b->resv_valid &&
                !memcmp(mem_ptr(m->mem[0], RAM_BASE, RAM_SIZE),
                        mem_ptr(m->mem[k], RAM_BASE, RAM_SIZE), RAM_SIZE);
@@ -106,7 +112,20 @@ static void check_same(const machine *m, unsigned p, int k)
     }
 }
 
-static void run_both(unsigned p, const uint8_t *data, size_t size)
+/* S mode under Sv39 (see the top). */
+static void enter_sv39(hart *h, uint8_t *ram)
+{
+    uint64_t root = RAM_BASE + RAM_SIZE - 4096;
+    uint64_t giga = (RAM_BASE >> 12) << 10 | 0xcf; /* V R W X A D */
+    memcpy(ram + (root - RAM_BASE) + 2 * 8, &giga, 8);
+    if (!hart_csr_write(h, 0x180, UINT64_C(8) << 60 | root >> 12) || /* satp */
+        !hart_csr_write(h, 0x302, 0xffff) ||                         /* medeleg */
+        !hart_csr_write(h, 0x105, RAM_BASE))                         /* stvec */
+        abort();
+    h->priv = PRV_S;
+}
+
+static void run_both(unsigned p, bool sv39, const uint8_t *data, size_t size)
 {
     machine *m = &machines[p];
     for (int k = 0; k < NRUN; k++) {
@@ -115,6 +134,7 @@ static void run_both(unsigned p, const uint8_t *data, size_t size)
         memcpy(ram, data, size);
         hart_reset(m->h[k], RAM_BASE);
         m->h[k]->mtvec = RAM_BASE;
+        if (sv39) enter_sv39(m->h[k], ram);
         hart_run(m->h[k], RUN_INSNS);
     }
     for (int k = 1; k < NRUN; k++)
@@ -128,9 +148,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t n = size - 1 > MAX_CODE ? MAX_CODE : size - 1;
 #ifdef XPHMG_FUZZ_REPLAY_ALL_PROFILES
     for (unsigned p = 0; p < NPROF; p++)
-        run_both(p, data + 1, n);
+        for (int sv39 = 0; sv39 < 2; sv39++)
+            run_both(p, sv39, data + 1, n);
 #else
-    run_both(data[0] % NPROF, data + 1, n);
+    run_both(data[0] % NPROF, (data[0] / NPROF) & 1, data + 1, n);
 #endif
     return 0;
 }

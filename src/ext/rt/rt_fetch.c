@@ -3,6 +3,14 @@
 
 #include <string.h>
 
+/* A record read that succeeded is one read of the XMEM L1 model (errata P-224). */
+/* REQ: RT-022 XMEM-087 */
+static rt_fetch_status fetched_from(rt_fetch *f, uint64_t a, unsigned bytes)
+{
+    if (f->cache) f->cache(f->mem->ctx, f->cache_ctx, a, bytes);
+    return RT_FETCH_OK;
+}
+
 /* n units of unit bytes at a into buf (little-endian), after the alignment check. */
 /* REQ: RT-089 RT-097 RT-099 RT-101 RT-102 RT-033 RT-041 */
 static rt_fetch_status fetch(rt_fetch *f, uint64_t a, uint64_t align, unsigned unit, unsigned n,
@@ -22,7 +30,7 @@ static rt_fetch_status fetch(rt_fetch *f, uint64_t a, uint64_t align, unsigned u
     const uint8_t *p = f->mem->map ? f->mem->map(f->mem->ctx, a, unit * n) : NULL;
     if (p) {
         memcpy(buf, p, (size_t)unit * n);
-        return RT_FETCH_OK;
+        return fetched_from(f, a, unit * n);
     }
     if (f->map_only) {
         f->declined = true;
@@ -42,7 +50,7 @@ static rt_fetch_status fetch(rt_fetch *f, uint64_t a, uint64_t align, unsigned u
         for (unsigned k = 0; k < unit; k++)
             buf[i * unit + k] = (uint8_t)(v >> (8 * k));
     }
-    return RT_FETCH_OK;
+    return fetched_from(f, a, unit * n);
 }
 
 /* REQ: RT-039 RT-041 RT-042 RT-089 */
@@ -72,25 +80,9 @@ rt_fetch_status rt_fetch_elem(rt_fetch *f, uint64_t addr, rt_elem e, float *x)
 }
 
 /* REQ: RT-033 RT-038 RT-089 */
-rt_fetch_status rt_fetch_node(rt_fetch *f, uint64_t addr, unsigned ntiles, rt_node4 nodes[2])
+rt_fetch_status rt_fetch_node(rt_fetch *f, uint64_t addr, unsigned ntiles, uint8_t bytes[128])
 {
-    uint8_t b[128];
-    rt_fetch_status st = fetch(f, addr, 64u * ntiles, 8, 8 * ntiles, b);
-    if (st == RT_FETCH_OK)
-        for (unsigned i = 0; i < ntiles; i++)
-            rt_node4_decode(b + 64 * i, &nodes[i]);
-    return st;
-}
-
-/* REQ: RT-033 RT-038 RT-089 */
-rt_fetch_status rt_fetch_node_w(rt_fetch *f, uint64_t addr, unsigned ntiles, rt_node4w w[2])
-{
-    uint8_t b[128];
-    rt_fetch_status st = fetch(f, addr, 64u * ntiles, 8, 8 * ntiles, b);
-    if (st == RT_FETCH_OK)
-        for (unsigned i = 0; i < ntiles; i++)
-            rt_node4w_decode(b + 64 * i, &w[i]);
-    return st;
+    return fetch(f, addr, 64u * ntiles, 8, 8 * ntiles, bytes);
 }
 
 /* REQ: RT-036 RT-064 RT-089 */

@@ -48,6 +48,12 @@ typedef struct {
      * and the job ends with RT_JOB_BUDGET (hart_charge, errata P-300). An offload job
      * with a charge callback is never split across threads. */
     bool (*charge)(void *ctx, uint64_t units);
+    /* Optional (may be NULL): a host pointer to the `size` bytes at addr when stores there
+     * would do nothing but write those bytes (plain memory: no fault, no side effect, no
+     * observer of the individual stores), else NULL. An offload job asks once for each
+     * queue descriptor and entry array it writes, and writes what it gets directly
+     * instead of calling store; the memory it leaves is the same. */
+    uint8_t *(*map_w)(void *ctx, uint64_t addr, uint64_t size);
 } rt_mem;
 
 typedef enum {
@@ -68,6 +74,11 @@ typedef struct {
                             RT_FETCH_ACCESS and decided nothing */
     bool inv_miss;       /* out: set by every failed or zero-filled fetch */
     uint64_t fault_addr; /* out: of the last failed fetch */
+    /* in, optional (NULL: no cache model): told of every record read that succeeded, as
+     * cache(mem->ctx, cache_ctx, addr, size), so that the XMEM L1 model sees the reads of
+     * rt.bbox / rt.tri (errata P-224) */
+    void (*cache)(void *ctx, void *cache_ctx, uint64_t addr, unsigned size);
+    void *cache_ctx;
 } rt_fetch;
 
 /* Alignments (errata Q-61, Q-67, Q-68): node tiles 64 bytes (a Node8 128), TriRanges 16,
@@ -75,10 +86,9 @@ typedef struct {
 rt_fetch_status rt_fetch_ray(rt_fetch *f, uint64_t addr, rt_elem e, rt_ray *ray);
 /* One element of format e at addr, widened to binary32 (the W_GUARD w, errata P-323). */
 rt_fetch_status rt_fetch_elem(rt_fetch *f, uint64_t addr, rt_elem e, float *x);
-/* ntiles (1 = BVHNode4, 2 = BVHNode8) consecutive tiles at addr. */
-rt_fetch_status rt_fetch_node(rt_fetch *f, uint64_t addr, unsigned ntiles, rt_node4 nodes[2]);
-/* The same fetch, decoded for traversal (rt_node4w_decode). */
-rt_fetch_status rt_fetch_node_w(rt_fetch *f, uint64_t addr, unsigned ntiles, rt_node4w w[2]);
+/* ntiles (1 = BVHNode4, 2 = BVHNode8) consecutive tiles at addr: their 64 * ntiles bytes,
+ * for the caller's decoder (rt_node4_decode for rt.bbox, rt_node4w_decode for traversal). */
+rt_fetch_status rt_fetch_node(rt_fetch *f, uint64_t addr, unsigned ntiles, uint8_t bytes[128]);
 rt_fetch_status rt_fetch_trirange(rt_fetch *f, uint64_t addr, rt_trirange *tr);
 /* Triangle index of the non-indexed buffer at base (address base + index * 9 elements,
  * modulo 2^64). */

@@ -212,12 +212,17 @@ static bool read_plain(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
     return load_bytes(c, a, n, buf);
 }
 
-/* The one write path (queue entries, TAIL, HEAD). A store over a cached node tile starts
- * a new cache generation. */
+/* The one write path (queue entries, TAIL, HEAD): n bytes at a, written at host (the
+ * host pointer to a from rt_job_mem.map_w: plain memory) or else through the store
+ * callback. A store over a cached node tile starts a new cache generation. */
 /* REQ: RT-088 RT-097 */
-static bool store_bytes(job_ctx *c, uint64_t a, unsigned n, const uint8_t *buf)
+static bool store_bytes(job_ctx *c, uint64_t a, uint8_t *host, unsigned n, const uint8_t *buf)
 {
     if (c->nc && a < c->nc->hi && a + n > c->nc->lo) cache_new_gen(c->nc);
+    if (host) {
+        memcpy(host, buf, n);
+        return true;
+    }
     unsigned i = 0;
     while (i < n) {
         unsigned sz = n - i >= 8 ? 8 : n - i >= 4 ? 4 : n - i >= 2 ? 2 : 1;
@@ -269,17 +274,17 @@ static bool node_get(job_ctx *c, uint64_t a, unsigned nn, const rt_node4w **w0,
         if (nc->tag[i1].gen == nc->gen && nc->tag[i1].addr == a + 64) return true;
     }
     *w1 = &nc->node[i1];
-    rt_node4w w[2];
+    uint8_t tiles[128];
     bool inv = c->fetch.inv_miss;
     c->fetch.inv_miss = false;
-    rt_fetch_status st = rt_fetch_node_w(&c->fetch, a, nn, w);
+    rt_fetch_status st = rt_fetch_node(&c->fetch, a, nn, tiles);
     bool zeroed = c->fetch.inv_miss;
     c->fetch.inv_miss |= inv;
     if (!fetched(c, st)) return false;
     for (unsigned k = 0; k < nn; k++) {
         uint64_t i = k ? i1 : i0;
         if (nc->tag[i].gen == nc->gen) nc->evict++;
-        nc->node[i] = w[k];
+        rt_node4w_decode(tiles + 64 * k, &nc->node[i]);
         nc->tag[i] = (cache_tag){a + 64u * k, zeroed ? 0u : nc->gen};
     }
     cache_range(nc, a, 64u * nn);
@@ -292,6 +297,8 @@ typedef struct {
     uint64_t desc; /* address of the queue descriptor */
     uint32_t head, tail, cap;
     uint64_t base;
+    uint8_t *desc_w, *base_w; /* host pointers of the descriptor and of the entry array
+                                 when the job writes them directly (map_w), else NULL */
 } queue;
 
 /* REQ: RT-043 RT-044 */
@@ -309,14 +316,24 @@ static bool queue_read(job_ctx *c, uint64_t desc, queue *q)
         c->r->fault_addr = desc;
         return false;
     }
+    q->desc_w = q->base_w = NULL;
     return true;
+}
+
+/* Where the job may write the queue's HEAD/TAIL and its entries of entry_bytes (0: none)
+ * directly: the parts rt_job_mem.map_w serves (each store there is plain memory). */
+static void queue_direct(const rt_job_mem *m, queue *q, unsigned entry_bytes)
+{
+    if (!m->map_w) return;
+    q->desc_w = m->map_w(m->ctx, q->desc, 8);
+    if (entry_bytes) q->base_w = m->map_w(m->ctx, q->base, (uint64_t)q->cap * entry_bytes);
 }
 
 /* Appends one entry of n bytes and stores the advanced TAIL. */
 /* REQ: RT-043 RT-044 */
 static bool queue_push(job_ctx *c, queue *q, const uint8_t *entry, unsigned n)
 {
-    uint32_t next = (uint32_t)(((uint64_t)q->tail + 1) % q->cap);
+    uint32_t next = q->tail + 1 == q->cap ? 0 : q->tail + 1;
     if (next == q->head) {
         c->r->status = RT_JOB_QUEUE_FULL;
         c->r->fault_addr = q->desc;
@@ -324,8 +341,9 @@ static bool queue_push(job_ctx *c, queue *q, const uint8_t *entry, unsigned n)
     }
     uint8_t t[4];
     rt_le_put(t, 4, next);
-    if (!store_bytes(c, q->base + (uint64_t)q->tail * n, n, entry) ||
-        !store_bytes(c, q->desc + 4, 4, t))
+    uint64_t off = (uint64_t)q->tail * n;
+    if (!store_bytes(c, q->base + off, q->base_w ? q->base_w + off : NULL, n, entry) ||
+        !store_bytes(c, q->desc + 4, q->desc_w ? q->desc_w + 4 : NULL, 4, t))
         return false;
     q->tail = next;
     return true;
@@ -368,17 +386,9 @@ static bool leaf(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, uint64_t tr
          ok = fetched(c, rt_fetch_trirange(&c->fetch, tr_addr, &tr)) && spend(c, tr.count);
     uint64_t base = k->tri_buf ? k->tri_buf : tr.base;
     rt_tri_src src = {NULL, &c->fetch, base, k->e};
-    /* Triangle indices are 32 bits in the job (the hit record's field): a run past
-     * UINT32_MAX continues at index 0, tested after the indices below the wrap. */
-    uint32_t below_wrap = tr.count;
-    if ((uint64_t)tr.first + tr.count > UINT32_MAX + UINT64_C(1))
-        below_wrap = (uint32_t)(UINT32_MAX + UINT64_C(1) - tr.first);
     if (ok)
-        ok = fetched(c, rt_leaf_closest(&src, tr.first, below_wrap, p, k->cull, k->eps, k->any,
-                                        best, &done));
-    if (ok && !done && below_wrap < tr.count)
-        ok = fetched(c, rt_leaf_closest(&src, 0, tr.count - below_wrap, p, k->cull, k->eps, k->any,
-                                        best, &done));
+        ok = fetched(
+            c, rt_leaf_closest(&src, tr.first, tr.count, p, k->cull, k->eps, k->any, best, &done));
     bool zeroed = c->fetch.inv_miss;
     c->fetch.inv_miss |= inv;
     if (!ok || done) return ok;
@@ -570,8 +580,8 @@ static bool emit(job_ctx *c, queue *rq, queue *hq, queue *mq, uint32_t i, const 
         r->misses++;
     }
     uint8_t hb[4];
-    rt_le_put(hb, 4, ((uint64_t)i + 1) % rq->cap);
-    if (!store_bytes(c, rq->desc, 4, hb)) return false;
+    rt_le_put(hb, 4, i + 1 == rq->cap ? 0 : i + 1);
+    if (!store_bytes(c, rq->desc, rq->desc_w, 4, hb)) return false;
     r->rays++;
     return true;
 }
@@ -635,13 +645,13 @@ static bool trace_block(split_job *sj, tracer *tr, uint64_t b)
     uint64_t j0 = b * SPLIT_BLOCK, j1 = j0 + SPLIT_BLOCK < sj->n ? j0 + SPLIT_BLOCK : sj->n;
     ray_out *o = sj->eng->ring + (b % SPLIT_RING) * SPLIT_BLOCK;
     unsigned rsz = rt_ray_bytes(sj->k->e);
-    for (uint64_t j = j0; j < j1; j++, o++) {
+    uint32_t i = (uint32_t)(((uint64_t)sj->rq->head + j0) % sj->rq->cap), cap = sj->rq->cap;
+    for (uint64_t j = j0; j < j1; j++, o++, i = i + 1 == cap ? 0 : i + 1) {
         if ((sj->lanes_off >> (j % 64)) & 1) { /* masked-off lane: not traced */
             o->kind = OUT_MASKED;
             o->events = 0;
             continue;
         }
-        uint32_t i = (uint32_t)(((uint64_t)sj->rq->head + j) % sj->rq->cap);
         tr->scratch.status = RT_JOB_OK;
         tr->scratch.events = 0;
         tr->c.fetch.inv_miss = false;
@@ -804,8 +814,8 @@ static bool overlaps(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
 static bool append(job_ctx *c, queue *rq, queue *hq, queue *mq, const ray_out *o, uint32_t *j,
                    uint32_t end)
 {
-    for (; *j < end; (*j)++, o++) {
-        uint32_t i = (uint32_t)(((uint64_t)rq->head + *j) % rq->cap);
+    uint32_t i = (uint32_t)(((uint64_t)rq->head + *j) % rq->cap);
+    for (; *j < end; (*j)++, o++, i = i + 1 == rq->cap ? 0 : i + 1) {
         c->r->events |= o->events;
         if (o->kind == OUT_FAULT) {
             c->r->status = o->status;
@@ -928,6 +938,9 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
         !queue_read(&c, jd->missq, &mq))
         return;
     if (!aligned(&c, hq.base, 4) || !aligned(&c, mq.base, 4)) return;
+    queue_direct(m, &rq, 0);
+    queue_direct(m, &hq, RT_HIT_BYTES);
+    queue_direct(m, &mq, RT_MISS_BYTES);
 
     int mode = rt_rne_enter();
     uint32_t n = (uint32_t)(((uint64_t)rq.tail + rq.cap - rq.head) % rq.cap);
@@ -966,8 +979,8 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
     }
     /* Ray j of the job is its lane j (RT 8.2): a masked-off lane is not traced, and a
      * fault of lane j > 0 under fault-only-first stops the job there (errata P-320). */
-    for (; !ended && j < n; j++) {
-        uint32_t i = (uint32_t)(((uint64_t)rq.head + j) % rq.cap);
+    uint32_t i = (uint32_t)(((uint64_t)rq.head + j) % rq.cap);
+    for (; !ended && j < n; j++, i = i + 1 == rq.cap ? 0 : i + 1) {
         ray_out o = {.kind = OUT_MASKED};
         if (!((jd->lanes_off >> (j % 64)) & 1)) {
             trav_hit h;

@@ -4,13 +4,13 @@
 #include <string.h>
 
 /* REQ: RT-036 RT-064 RT-065 */
-rt_fetch_status rt_leaf_closest(const rt_tri_src *src, uint64_t first, uint32_t count,
+rt_fetch_status rt_leaf_closest(const rt_tri_src *src, uint32_t first, uint32_t count,
                                 const rt_ray_pre *p, bool cull_back, unsigned eps_code, bool any,
                                 rt_tri_hit *best, bool *stopped)
 {
     *stopped = false;
     for (uint32_t i = 0; i < count; i++) {
-        uint64_t prim = first + i;
+        uint32_t prim = first + i; /* modulo 2^32 (P-342) */
         float tri[3][3], t, u, vv;
         if (src->mem) {
             memcpy(tri, src->mem + 36u * (size_t)i, sizeof tri);

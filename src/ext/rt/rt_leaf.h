@@ -31,12 +31,15 @@ typedef struct {
     rt_elem e;
 } rt_tri_src;
 
-/* Tests triangles first .. first + count - 1 of src against the prepared ray p (culling
- * back faces with cull_back, tolerance code eps_code) and keeps the closest hit in *best:
- * a hit replaces it when nearer, or as near with a lower triangle index. With any, stops
- * at the first hit taken (*stopped true). Returns RT_FETCH_OK, or the status of the first
- * fetch that failed (the triangles before it are tested, none after). */
-rt_fetch_status rt_leaf_closest(const rt_tri_src *src, uint64_t first, uint32_t count,
+/* Tests triangles first, first + 1, ..., first + count - 1 of src against the prepared ray p
+ * (culling back faces with cull_back, tolerance code eps_code) and keeps the closest hit in
+ * *best: a hit replaces it when nearer, or as near with a lower triangle index. Triangle
+ * indices are TriRange's 32-bit numbers (errata P-342): first + k is taken modulo 2^32,
+ * for the triangle's address and for the index reported, so a run past 0xFFFFFFFF goes on
+ * at index 0 (tested in that order). With any, stops at the first hit taken (*stopped
+ * true). Returns RT_FETCH_OK, or the status of the first fetch that failed (the triangles
+ * before it are tested, none after). */
+rt_fetch_status rt_leaf_closest(const rt_tri_src *src, uint32_t first, uint32_t count,
                                 const rt_ray_pre *p, bool cull_back, unsigned eps_code, bool any,
                                 rt_tri_hit *best, bool *stopped);
 

@@ -39,12 +39,30 @@ static void update_completed(rt_unit *u)
 /* Runs the oldest queued job and applies its result: flags accrue into STAT/EXC.ST
  * (errata Q-29, never a trap), UNSUP_FMT (Q-69), XMEM events (Q-58), LAST_EC = 3 when
  * the job ended early (a fault or an enabled exception). */
-/* Guest RAM seen directly by the engine's reads: a plain RAM load has no side effect. */
+/* Guest RAM seen directly by the engine's reads: a plain RAM load has no side effect. Not
+ * with address translation, PMP, triggers or a debugger's watch (h->xlate): addresses are
+ * then virtual and the accesses are checked and observed on the hart's slow paths. */
 static const uint8_t *ram_map(void *ctx, uint64_t a, unsigned n)
 {
     hart *h = ctx;
-    if (n <= h->ram_size && a - h->ram_base <= h->ram_size - n) return h->ram + (a - h->ram_base);
+    if (!h->xlate && n <= h->ram_size && a - h->ram_base <= h->ram_size - n)
+        return h->ram + (a - h->ram_base);
     return NULL;
+}
+
+/* Guest RAM the engine may write directly: a store there would only write its bytes. Not
+ * with address translation, PMP, triggers or a debugger's watch (h->xlate: the slow
+ * paths see those), nor while the commit log traces stores, nor on a page holding decoded
+ * code or the HTIF window (page flags: a store there notifies the hart). */
+static uint8_t *ram_map_w(void *ctx, uint64_t a, uint64_t n)
+{
+    hart *h = ctx;
+    if (h->xlate || h->tracing || n == 0 || n > h->ram_size || a - h->ram_base > h->ram_size - n)
+        return NULL;
+    uint64_t off = a - h->ram_base;
+    for (uint64_t pg = off >> 12; pg <= (off + n - 1) >> 12; pg++)
+        if (h->page_flags[pg]) return NULL;
+    return h->ram + off;
 }
 
 static bool charge_job(void *hart_ctx, uint64_t units)
@@ -67,7 +85,8 @@ static void complete_oldest(hart *h, rt_unit *u)
     /* Work is charged only to a bounded run; such a job runs on one host thread, so the
      * budget runs out at the same ray whatever --rt-threads says (errata P-300). */
     bool bounded = hart_charge_bounded(h);
-    rt_job_mem m = {h, hart_quiet_load, hart_quiet_store, ram_map, bounded ? charge_job : NULL};
+    rt_job_mem m = {
+        h, hart_quiet_load, hart_quiet_store, ram_map, bounded ? charge_job : NULL, ram_map_w};
     rt_job_result r;
     /* The job's accesses are held to XMEM's region rules under its XPHMG_MEMCTL.
      * REQ: RT-099 */

@@ -204,13 +204,16 @@ typedef struct {
 } insn_fetch;
 
 /* REQ: RT-089 RT-101 */
-static void fetch_begin(hart *h, const cap_snap *s, insn_fetch *x)
+static void fetch_begin(hart *h, const rt_unit *u, const cap_snap *s, insn_fetch *x)
 {
     uint64_t mode = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_SVMMODE);
     x->mem = (rt_mem){.ctx = h, .load = hart_quiet_load, .store = hart_quiet_store};
     x->f = (rt_fetch){.mem = &x->mem,
                       .oob_zero = (mode & CAP_XMEM_SVMMODE_BOUND_CHECK_MASK) &&
                                   (mode & CAP_XMEM_SVMMODE_ALLOW_OOB_ZERO_MASK)};
+    /* REQ: RT-022 XMEM-087 (the records go through the XMEM L1 model, P-224) */
+    x->f.cache = u->policy.l1_read;
+    x->f.cache_ctx = u->policy.ctx;
 }
 
 /* A failed fetch of the instruction's only lane traps (fault-only-first needs a lane
@@ -297,7 +300,7 @@ static bool begin(hart *h, rt_unit *u, const hart_insn *d, unsigned flags, bool 
         return false;
     }
     c->e = elem_of(&c->s, &c->unsup);
-    fetch_begin(h, &c->s, &c->x);
+    fetch_begin(h, u, &c->s, &c->x);
     return fetched(h, u, &c->x, rt_fetch_ray(&c->x.f, c->ray_addr, c->e, &c->ray));
 }
 
@@ -343,9 +346,12 @@ static void exec_bbox(hart *h, void *ctx, const hart_insn *d)
     rt_bbox_res r = {0};
     if (!forced_miss) {
         /* A Node8 is 128-byte aligned (Q-67; rtnode itself is always 64-byte aligned). */
+        uint8_t tiles[128];
         rt_node4 nodes[2];
         unsigned nn = node8 ? 2 : 1;
-        if (!fetched(h, u, x, rt_fetch_node(&x->f, node_addr, nn, nodes))) return;
+        if (!fetched(h, u, x, rt_fetch_node(&x->f, node_addr, nn, tiles))) return;
+        for (unsigned i = 0; i < nn; i++)
+            rt_node4_decode(tiles + 64 * i, &nodes[i]);
         rt_bbox_children(&c.ray, nodes, nn, &r);
     }
 
@@ -404,8 +410,8 @@ static void exec_tri(hart *h, void *ctx, const hart_insn *d)
         if (hart_charge(h, n)) return;
         bool stopped;
         mode = rt_rne_enter();
-        rt_fetch_status st = rt_leaf_closest(&src, (uint64_t)tr.first + k, n, &p, flags & F_BIT0,
-                                             eps, false, &best, &stopped);
+        rt_fetch_status st =
+            rt_leaf_closest(&src, tr.first + k, n, &p, flags & F_BIT0, eps, false, &best, &stopped);
         rt_rne_leave(mode);
         if (!fetched(h, u, &c.x, st)) return;
     }

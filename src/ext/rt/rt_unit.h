@@ -39,6 +39,9 @@ typedef struct {
     void (*begin)(void *ctx, const cap_snap *s, const uint8_t memctl[24]);
     uint64_t (*end)(void *ctx);
     void *ctx;
+    /* The L1 model's read of rt.bbox/rt.tri records (rt_mem.cache, errata P-224), called
+     * with the hart and ctx; NULL: none. */
+    void (*l1_read)(void *hart_ctx, void *ctx, uint64_t addr, unsigned size);
 } rt_mem_policy;
 
 typedef struct rt_unit {

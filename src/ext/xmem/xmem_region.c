@@ -60,8 +60,8 @@ unsigned xmem_region_deny(const xmem_lds_blk *b, const xmem_actor *a, bool store
     return deny;
 }
 
-/* The class field reports CLS_SHARED as 2 (errata Q-52). */
-/* REQ: XMEM-009 XMEM-024 XMEM-032 XMEM-005 XMEM-008 */
+/* The class field reports CLS_SHARED as 2 (errata Q-52), SEC the region's tag (XMEM 8.1). */
+/* REQ: XMEM-009 XMEM-024 XMEM-032 XMEM-005 XMEM-008 XMEM-117 */
 uint64_t xmem_region_word(const xmem_lds_blk *b)
 {
     return (uint64_t)(b->tier & 3) | (uint64_t)(b->cls & 3) << 2 | (uint64_t)(b->sec & 3) << 4 |

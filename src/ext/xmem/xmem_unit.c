@@ -206,7 +206,8 @@ void xmem_set_offload_drain(xmem_unit *u, void (*fn)(hart *h, void *ctx), void *
  * access fault at the first inaccessible doubleword, with INV_MISS), so a fault changes
  * nothing. */
 /* A handoff is this one instruction: no barrier and no copy (XMEM 3.2.6, errata Q-53). */
-/* REQ: XMEM-042 XMEM-012 XMEM-018 XMEM-058 XMEM-062 XMEM-137 XMEM-140 XMEM-010 XMEM-019 */
+/* REQ: XMEM-042 XMEM-012 XMEM-018 XMEM-058 XMEM-062 XMEM-137 XMEM-140 XMEM-010 XMEM-019
+ * REQ: XMEM-117 XMEM-118 (the hart changes a region as a public actor) */
 static void exec_region(hart *h, void *ctx, const hart_insn *d)
 {
     xmem_unit *u = ctx;
@@ -614,6 +615,19 @@ static void exec_stg(hart *h, void *ctx, const hart_insn *d)
     latch_policy(u, hint, a);
     xmem_cache_access(&u->l1, a, 8, true, hint);
     xmem_cache_stream(&u->l1, a, pref_ok, h);
+}
+
+/* A record read of rt.bbox / rt.tri (errata P-224): an L1 read without an instruction hint,
+ * under the policy of the region it lies in (its MEMCTL l1_hint, sprof_id, line_sz ...);
+ * outside a region, or in one without sprof_id, the stream profile is RTSPROF.SPROF_ID's,
+ * which reads 0 (errata Q-64): profile 0, STREAM_CTL, as for every XMEM access. */
+/* REQ: XMEM-087 XMEM-041 RT-022 */
+void xmem_l1_read(void *hart_ctx, void *ctx, uint64_t a, unsigned n)
+{
+    xmem_unit *u = ctx;
+    latch_policy(u, 0, a);
+    xmem_cache_access(&u->l1, a, n, false, 0);
+    xmem_cache_stream(&u->l1, a, pref_ok, hart_ctx);
 }
 
 /* xmem.pref rs1, rs2[, hint]: never faults, never sets an event, no architectural

@@ -55,6 +55,9 @@ unsigned xmem_actor_end(xmem_unit *u);
  * returns DMA_ERR when one of its accesses was refused by the region policy (P-207). */
 void xmem_job_begin(void *xmem_unit_ctx, const cap_snap *s, const uint8_t memctl[24]);
 uint64_t xmem_job_end(void *xmem_unit_ctx);
+/* An RT instruction's record read of n bytes at a, after it succeeded: one read of the L1
+ * model (rt_mem_policy.l1_read; errata P-224). */
+void xmem_l1_read(void *hart_ctx, void *xmem_unit_ctx, uint64_t a, unsigned n);
 /* Names the offload engine's drain (see xmem_unit.drain). */
 void xmem_set_offload_drain(xmem_unit *u, void (*fn)(hart *h, void *ctx), void *ctx);
 

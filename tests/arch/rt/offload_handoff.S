@@ -26,9 +26,8 @@
  * side is tests/gdb): a job runs under the XMEM state latched at its xsubmit.rt, never
  * under CAP.XMEM.DOM written after it (cases 30-31 and 35-37).
  * REQ: CAP-150 RT-104 RT-100 CAP-013 CAP-014 CAP-019 CAP-020 CAP-024 XMEM-141 */
-#include "offload_test.h"
+#include "offload_regions.h"
 #define T0 0x10
-#define xmem_region(rd, rs1, rs2) .insn r 0x2b, 1, 2, rd, rs1, rs2
 /* Applies the XPHMG_MEMCTL at mc to the six Tier-0 regions s1-s6 (errata P-201). */
 #define HANDOFF(mc) \
     xmem_region(t0, s1, mc); xmem_region(t0, s2, mc); xmem_region(t0, s3, mc); \
@@ -39,22 +38,10 @@ RVTEST_CODE_BEGIN
     li t0, 0x44; csrw XMEM_DESCPOL, t0    /* STRICT_DOM 6, HYB_ENABLE 2 */
     li t0, 1; csrw XMEM_DOM, t0           /* CAP.XMEM.DOM = CPU */
     /* Tier-0 regions */
-    TEST_CASE(2, s1, 0x10000000, li t0, 0x100; xlds_alloc(s1, t0, T0))
-    TEST_CASE(3, s2, 0x10000100, li t0, 24; xlds_alloc(s2, t0, T0))
-    TEST_CASE(4, s3, 0x10000120, li t0, 0xC0; xlds_alloc(s3, t0, T0))
-    TEST_CASE(5, s4, 0x100001E0, li t0, 24; xlds_alloc(s4, t0, T0))
-    TEST_CASE(6, s5, 0x10000200, li t0, 32; xlds_alloc(s5, t0, T0))
-    TEST_CASE(7, s6, 0x10000220, li t0, 24; xlds_alloc(s6, t0, T0))
+    EXCHANGE_REGIONS(T0, 0x10000000, 0x100, 2, 3, 4, 5, 6, 7)
     /* the hart fills them: rays 0 (hit) and 1 (miss), the three queue descriptors */
-    la a0, tmpl
-    li a1, 0
-1:  add t0, a0, a1; ld t1, 0(t0); add t0, s1, a1; sd t1, 0(t0)
-    addi a1, a1, 8; li t2, 64; bltu a1, t2, 1b
-    li t0, 2; sw t0, Q_TAIL(s2); li t0, 8; sw t0, Q_CAP(s2); sd s1, Q_BASE(s2)
-    li t0, 8; sw t0, Q_CAP(s4); sd s3, Q_BASE(s4)
-    li t0, 8; sw t0, Q_CAP(s6); sd s5, Q_BASE(s6)
-    la s0, desc
-    sd s2, D_RAYQ(s0); sd s4, D_HITQ(s0); sd s6, D_MISSQ(s0)
+    EXCHANGE_FILL(64, 8)
+    EXCHANGE_DESC
     li t0, 2; sb t0, D_DOM(s0)            /* memctl.dom = RT: the job is RT's */
     la a3, mc_rt                          /* the handoff: every region to RT */
     HANDOFF(a3)
@@ -135,22 +122,7 @@ RVTEST_CODE_BEGIN
     OFF_TRAP_HANDLER
 RVTEST_CODE_END
 RVTEST_DATA_BEGIN
-    SCENE_BVH(tris)
-tris:
-    .float 0, 0, 5, 4, 0, 5, 0, 4, 5
-    .float 0, 0, 3, 0, 4, 3, 4, 0, 3
-    .align 3
-desc:
-    .dword bvh, 0, 0, 0, 0
-    .word 0, 0
-    .space 24
-mc_rt:                                    /* XPHMG_MEMCTL: dom = RT */
-    .byte 2
-    .space 23
-mc_cpu:                                   /* XPHMG_MEMCTL: dom = CPU */
-    .byte 1
-    .space 23
-tmpl:
-    .float 1, 2, 0, 0, 0, 1, 0, 100
-    .float 10, 10, 0, 0, 0, 1, 0, 100
+    EXCHANGE_DATA
+    MEMCTL_DOM(mc_rt, 2)
+    MEMCTL_DOM(mc_cpu, 1)
 RVTEST_DATA_END

@@ -21,6 +21,7 @@
  * REQ: RT-033 RT-035 RT-038 RT-040 RT-041 RT-049 RT-050 RT-051 RT-052 RT-055
  * REQ: RT-056 RT-080 RT-082 RT-083 RT-086 RT-090 RT-094 RT-105 RT-026 RT-028 */
 #include "rt_test.h"
+#include "bbox_node.h"
 RVTEST_CODE_BEGIN
     CAP_TRAP_SETUP
     /* RT 11.1 as rewritten by errata Q-73: FP16 (the MODE value of the example), node in
@@ -129,23 +130,10 @@ RVTEST_CODE_BEGIN
 RVTEST_CODE_END
 RVTEST_DATA_BEGIN
     .align 7
-node:
-    .hword 0x4200, 0x0000, 0x0000, 0x4400, 0x3C00, 0x3C00
-    .hword 0x3C00, 0x0000, 0x0000, 0x4000, 0x3C00, 0x3C00
-    .hword 0xC000, 0x0000, 0x0000, 0xBC00, 0x3C00, 0x3C00
-    .hword 0x3800, 0x0000, 0x0000, 0x4500, 0x3C00, 0x3C00
-    .byte 4, 0, 0, 8, 0, 0, 12, 0, 0, 16, 0, 0
-    .word 0x95
-node2:
-    .hword 0x4200, 0x0000, 0x0000, 0x4400, 0x3C00, 0x3C00
-    .hword 0x3C00, 0x0000, 0x0000, 0x4000, 0x3C00, 0x3C00
-    .hword 0xC000, 0x0000, 0x0000, 0xBC00, 0x3C00, 0x3C00
-    .hword 0x3800, 0x0000, 0x0000, 0x4500, 0x3C00, 0x3C00
-    .byte 4, 0, 0, 8, 0, 0, 12, 0, 0, 16, 0, 0
-    .word 0x95
+    BBOX_NODE(node)
+    BBOX_NODE(node2)
     .align 3
-ray_a: /* org (0, 0.5, 0.5) dir (1, 0, 0) [0, 100] */
-    .hword 0x0000, 0x3800, 0x3800, 0x3C00, 0x0000, 0x0000, 0x0000, 0x5640
+    BBOX_RAY_A(ray_a) /* org (0, 0.5, 0.5) dir (1, 0, 0) [0, 100] */
 ray_b: /* org (1.5, 0.5, -2) dir (0, 0, 2) [0, 100] */
     .hword 0x3E00, 0x3800, 0xC000, 0x0000, 0x0000, 0x4000, 0x0000, 0x5640
 ray_c: /* ray_a with tmin 0.75 (0x3A00) */

@@ -4,8 +4,10 @@
  * the default profile; without LINE_LOCK `cctl lock/unlock` do nothing (no trap, no
  * event: gated RAZ/WI) even after a write of L1CFG.LOCK_EN (which is RAZ/WI too);
  * `cctl partition` is illegal (CLASS_PART = 0); `xmem.stream` 0-4 is a csrw that the
- * gating ignores (SPROF/STREAM_CTL read 0, no trap), selectors above 4 stay illegal.
- * REQ: XMEM-090 XMEM-101 */
+ * gating ignores (SPROF/STREAM_CTL read 0, no trap), selectors above 4 stay illegal;
+ * CLSMAP's way masks (no WAY_PART) read 0 after a write of all ones. These are XMEM 3's absent
+ * features: their controls are RAZ/WI and requests for them are ignored safely.
+ * REQ: XMEM-090 XMEM-101 XMEM-001 */
 #include "lds_test.h"
 
 /* clang-format off */
@@ -55,6 +57,8 @@ RVTEST_CODE_BEGIN
     li t3, 5
     LDS_EXPECT_TRAP(13, 2, xmem_stream(t3, t0))
     TEST_CASE(14, t1, 0, csrr t1, XMEM_EVENTS)
+    li t0, 0xFFFFFFFF
+    TEST_CASE(15, t1, 0, csrw XMEM_CLSMAP, t0; csrr t1, XMEM_CLSMAP)
     TEST_PASSFAIL
     LDS_TRAP_HANDLER
 RVTEST_CODE_END

@@ -173,6 +173,13 @@ RVTEST_CODE_BEGIN
     li t1, 0x0123456789ABCDEF
     xmem_stg(t1, s1, 0)
     TEST_CASE(50, a0, 0x0123456789ABCDEF, xmem_ldg(a0, s1, 0))
+    /* partition replaces the whole CLn field and nothing next to it: CL1 0x01, then
+     * 0x06 (bit 0 of the field cleared, CL0 and CL2 kept) */
+    li t3, 1
+    li t0, 0x01
+    TEST_CASE(51, t1, 0x0107, xmem_cctl(PARTITION, t3, t0); csrr t1, XMEM_CLSMAP)
+    li t0, 0x06
+    TEST_CASE(52, t1, 0x0607, xmem_cctl(PARTITION, t3, t0); csrr t1, XMEM_CLSMAP)
     TEST_PASSFAIL
     LDS_TRAP_HANDLER
 RVTEST_CODE_END

@@ -29,6 +29,9 @@
 #define SAME(testnum, a, b, n) test_##testnum: li TESTNUM, testnum; la t0, a; la t1, b; li t3, n; 1: lbu t4, 0(t0); lbu t5, 0(t1); bne t4, t5, fail; addi t0, t0, 1; addi t1, t1, 1; addi t3, t3, -1; bnez t3, 1b
 /* Fails with testnum unless the n bytes at label all equal b. */
 #define FILLED(testnum, label, n, b) test_##testnum: li TESTNUM, testnum; la t0, label; li t3, n; li t4, b; 1: lbu t5, 0(t0); bne t4, t5, fail; addi t0, t0, 1; addi t3, t3, -1; bnez t3, 1b
+/* Fails with n1 unless op returns rd = a0 = 0 (a0 is 0x55 before), with n2 unless it set
+ * COMP_ERR; then clears the events. */
+#define COMP_ERR_CASE(n1, n2, op...) li a0, 0x55; TEST_CASE(n1, a0, 0, op); TEST_CASE(n2, t1, EV_COMP_ERR, csrr t1, XMEM_EVENTS); CLEAR_EVENTS
 /* clang-format on */
 #define XMEM_CAP 0x7E0
 #define XMEM_DOM 0x7E6
@@ -116,65 +119,35 @@ RVTEST_CODE_BEGIN
     TEST_CASE(22, t1, 0, csrw XMEM_EVENTS, t0; csrr t1, XMEM_EVENTS)
     /* truncated by one byte, and empty */
     li a3, LENS(104, 512)
-    li a0, 0x55
-    TEST_CASE(23, a0, 0, xmem_dloadc(a0, s2, s3, a3, 1))
-    TEST_CASE(24, t1, EV_COMP_ERR, csrr t1, XMEM_EVENTS)
-    CLEAR_EVENTS
+    COMP_ERR_CASE(23, 24, xmem_dloadc(a0, s2, s3, a3, 1))
     li a3, LENS(0, 512)
-    li a0, 0x55
-    TEST_CASE(25, a0, 0, xmem_dloadc(a0, s2, s3, a3, 1))
-    TEST_CASE(26, t1, EV_COMP_ERR, csrr t1, XMEM_EVENTS)
-    CLEAR_EVENTS
+    COMP_ERR_CASE(25, 26, xmem_dloadc(a0, s2, s3, a3, 1))
     /* a capacity one byte short: nothing written, not even the first 255 bytes */
     li a3, LENS(105, 255)
-    li a0, 0x55
-    TEST_CASE(27, a0, 0, xmem_dloadc(a0, s2, s3, a3, 1))
-    TEST_CASE(28, t1, EV_COMP_ERR, csrr t1, XMEM_EVENTS)
+    COMP_ERR_CASE(27, 28, xmem_dloadc(a0, s2, s3, a3, 1))
     FILLED(29, dst, 512, 0xAA)
-    CLEAR_EVENTS
     /* a broken magic number */
     lbu t4, 0(s5)
     xori t4, t4, 0x80
     sb t4, 0(s5)
     li a3, LENS(105, 512)
-    li a0, 0x55
-    TEST_CASE(30, a0, 0, xmem_dloadc(a0, s2, s5, a3, 1))
-    TEST_CASE(31, t1, EV_COMP_ERR, csrr t1, XMEM_EVENTS)
-    CLEAR_EVENTS
+    COMP_ERR_CASE(30, 31, xmem_dloadc(a0, s2, s5, a3, 1))
     /* a store that does not fit: level 1 needs 105 bytes, capacity 104 */
     li a3, LENS(256, 104)
-    li a0, 0x55
-    TEST_CASE(32, a0, 0, xmem_dstorec(a0, s2, s1, a3, 1))
-    TEST_CASE(33, t1, EV_COMP_ERR, csrr t1, XMEM_EVENTS)
+    COMP_ERR_CASE(32, 33, xmem_dstorec(a0, s2, s1, a3, 1))
     FILLED(34, dst, 512, 0xAA)
-    CLEAR_EVENTS
     /* unsupported formats: CMODE 2 and 3, COMP_CTL.MODE 5, DICT_ID 5 with zstd */
     li a3, LENS(105, 512)
-    li a0, 0x55
-    TEST_CASE(35, a0, 0, xmem_dloadc(a0, s2, s3, a3, 2))
-    TEST_CASE(36, t1, EV_COMP_ERR, csrr t1, XMEM_EVENTS)
-    CLEAR_EVENTS
-    li a0, 0x55
-    TEST_CASE(37, a0, 0, xmem_dstorec(a0, s2, s1, a3, 3))
-    TEST_CASE(38, t1, EV_COMP_ERR, csrr t1, XMEM_EVENTS)
-    CLEAR_EVENTS
+    COMP_ERR_CASE(35, 36, xmem_dloadc(a0, s2, s3, a3, 2))
+    COMP_ERR_CASE(37, 38, xmem_dstorec(a0, s2, s1, a3, 3))
     li t0, 5
     csrw XMEM_COMP_CTL, t0
-    li a0, 0x55
-    TEST_CASE(39, a0, 0, xmem_dloadc(a0, s2, s3, a3, 0))
-    TEST_CASE(40, t1, EV_COMP_ERR, csrr t1, XMEM_EVENTS)
-    CLEAR_EVENTS
+    COMP_ERR_CASE(39, 40, xmem_dloadc(a0, s2, s3, a3, 0))
     li t0, 0x501
     csrw XMEM_COMP_CTL, t0
-    li a0, 0x55
-    TEST_CASE(41, a0, 0, xmem_dloadc(a0, s2, s3, a3, 0))
-    TEST_CASE(42, t1, EV_COMP_ERR, csrr t1, XMEM_EVENTS)
-    CLEAR_EVENTS
+    COMP_ERR_CASE(41, 42, xmem_dloadc(a0, s2, s3, a3, 0))
     li a3, LENS(256, 512)
-    li a0, 0x55
-    TEST_CASE(43, a0, 0, xmem_dstorec(a0, s2, s1, a3, 1))
-    TEST_CASE(44, t1, EV_COMP_ERR, csrr t1, XMEM_EVENTS)
-    CLEAR_EVENTS
+    COMP_ERR_CASE(43, 44, xmem_dstorec(a0, s2, s1, a3, 1))
     FILLED(45, dst, 512, 0xAA)
     /* sizes over 1 MiB: COMP_ERR before any access (the source is unmapped: no trap) */
     csrw XMEM_COMP_CTL, zero
@@ -197,10 +170,7 @@ RVTEST_CODE_BEGIN
     TEST_CASE(54, a0, 24, xmem_dstorec(a0, s2, s1, a3, 0))
     SAME(55, dst, plain, 24)
     li a3, LENS(17, 16)
-    li a0, 0x55
-    TEST_CASE(56, a0, 0, xmem_dloadc(a0, s2, s1, a3, 0))
-    TEST_CASE(57, t1, EV_COMP_ERR, csrr t1, XMEM_EVENTS)
-    CLEAR_EVENTS
+    COMP_ERR_CASE(56, 57, xmem_dloadc(a0, s2, s1, a3, 0))
     /* faults: an unmapped source (5), a capacity past the end of RAM (7); rd unchanged */
     li t0, UNMAPPED
     li a3, LENS(16, 256)

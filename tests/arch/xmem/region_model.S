@@ -19,6 +19,7 @@
  * REQ: XMEM-033 XMEM-091 */
 #include "region_test.h"
 #define LDS_BUDGET 0x7E4
+#define RAM_END 0x90000000
 RVTEST_CODE_BEGIN
     .option norvc                 /* the trap handler resumes at mepc + 4 */
     LDS_TRAP_SETUP
@@ -177,6 +178,23 @@ RVTEST_CODE_BEGIN
     li t0, 0x0102030405060708; sd t0, 12(s4)
     TEST_CASE(92, a0, 0x01020304, lwu a0, 16(s4))
     xlds_free(s4)
+    /* 11. an access that ends at a region's last byte is checked against that region
+     * alone, not against the region right after it: two adjacent 16-byte Tier-0
+     * regions, the second handed to RT; the hart loads and stores the first one's last
+     * doubleword */
+    TEST_CASE(93, s4, 0x10000040, li t0, 16; xlds_alloc(s4, t0, T0))
+    TEST_CASE(94, s5, 0x10000050, li t0, 16; xlds_alloc(s5, t0, T0))
+    TEST_CASE(95, a0, RGN(0, 0, 0, 0, D_RT, 0), APPLY(a0, s5, mc_rt))
+    li t0, 0x1122334455667788; sd t0, 8(s4)
+    TEST_CASE(96, a0, 0x1122334455667788, li s10, -1; ld a0, 8(s4))
+    TEST_CASE(97, s10, -1, nop)
+    /* 12. a descriptor in the last 24 bytes of RAM is read whole (hands s5 back) */
+    la t1, mc_cpu; li t2, RAM_END - 24
+    ld t0, 0(t1); sd t0, 0(t2); ld t0, 8(t1); sd t0, 8(t2); ld t0, 16(t1); sd t0, 16(t2)
+    TEST_CASE(98, a0, RGN(0, 0, 0, 0, D_CPU, 0), li s10, -1; li t2, RAM_END - 24; xmem_region(a0, s5, t2))
+    TEST_CASE(99, s10, -1, nop)
+    xlds_free(s4)
+    xlds_free(s5)
     TEST_PASSFAIL
     LDS_TRAP_HANDLER
 RVTEST_CODE_END
@@ -189,6 +207,7 @@ RVTEST_DATA_BEGIN
     MEMCTL(mc_hyb, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0)
     MEMCTL(mc_cl3, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0)
     MEMCTL(mc_rt, D_RT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    MEMCTL(mc_cpu, D_CPU, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     MEMCTL(mc_all, D_ALL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     .align 3
 idx:  .dword 0

@@ -25,9 +25,8 @@
  * RT 8.6: the RT job uses XMEM's LDS regions, memory classes and XPHMG_MEMCTL descriptors;
  * a job on regions its domain does not own is refused (tests 37-41).
  * REQ: RT-099 */
-#include "../rt/offload_test.h"
+#include "../rt/offload_regions.h"
 #define T0 0x10
-#define xmem_region(rd, rs1, rs2) .insn r 0x2b, 1, 2, rd, rs1, rs2
 #define xlds_bar(lvl)             .insn i 0x2b, 2, x0, x0, lvl
 #define xmem_cctl(sel, rs1, rs2)  .insn r 0x5b, 0, sel, x0, rs1, rs2
 #define RGN_SHARED(dom) (0x8000000000000000 | (2 << 2) | ((dom) << 8))
@@ -47,28 +46,19 @@ RVTEST_CODE_BEGIN
     li t0, 0x80300000; csrw PREC_MODE, t0 /* PET FP32 */
     /* (1) the producer's regions: rays (16 slots), ray queue, hits, hit queue, misses,
      * miss queue, all Tier-0 and owned by CAP.XMEM.DOM = CPU */
-    TEST_CASE(2, s1, 0x10000000, li t0, 512; xlds_alloc(s1, t0, T0))
-    TEST_CASE(3, s2, 0x10000200, li t0, 24; xlds_alloc(s2, t0, T0))
-    TEST_CASE(4, s3, 0x10000220, li t0, 0xC0; xlds_alloc(s3, t0, T0))
-    TEST_CASE(5, s4, 0x100002E0, li t0, 24; xlds_alloc(s4, t0, T0))
-    TEST_CASE(6, s5, 0x10000300, li t0, 32; xlds_alloc(s5, t0, T0))
-    TEST_CASE(7, s6, 0x10000320, li t0, 24; xlds_alloc(s6, t0, T0))
+    EXCHANGE_REGIONS(T0, 0x10000000, 512, 2, 3, 4, 5, 6, 7)
     ALL_REGIONS(8, mc_shared, RGN_SHARED(1))
     /* rays 0-15: hit, miss, hit, miss, ... */
-    li a1, 0
-1:  la a0, tmpl; andi t1, a1, 63; add a0, a0, t1; ld t1, 0(a0); add t0, s1, a1; sd t1, 0(t0)
-    addi a1, a1, 8; li t2, 512; bltu a1, t2, 1b
-    li t0, 2; sw t0, Q_TAIL(s2); li t0, 16; sw t0, Q_CAP(s2); sd s1, Q_BASE(s2)
-    li t0, 8; sw t0, Q_CAP(s4); sd s3, Q_BASE(s4)
-    li t0, 8; sw t0, Q_CAP(s6); sd s5, Q_BASE(s6)
-    la s0, desc
-    sd s2, D_RAYQ(s0); sd s4, D_HITQ(s0); sd s6, D_MISSQ(s0)
+    EXCHANGE_FILL(512, 16)
+    EXCHANGE_DESC
     li t0, 2; sb t0, D_DOM(s0)            /* the job is RT's (memctl.dom) */
     /* the rays' cache lines are locked (L1CFG.LOCK_EN) and the lock is ordered by a
      * CLUSTER barrier: nothing below may depend on it (XMEM 7.3) */
     li t0, 1 << 20; csrw 0x7E2, t0
     li t1, 512; xmem_cctl(2, s1, t1)
     TEST_CASE(51, a0, 0, xlds_bar(3); csrr a0, XMEM_EVENTS)
+    /* scopes are 0-4 (THREAD .. SYSTEM): 5 is no scope, an illegal instruction (P-70) */
+    OFF_EXPECT_TRAP(52, 2, xlds_bar(5))
     /* (2) the handoff: R.dom = DOM_RT, nothing else changes */
     ALL_REGIONS(9, mc_rt, RGN_SHARED(2))
     /* the producer (CPU) can no longer touch them */
@@ -142,27 +132,13 @@ RVTEST_CODE_BEGIN
     OFF_TRAP_HANDLER
 RVTEST_CODE_END
 RVTEST_DATA_BEGIN
-    SCENE_BVH(tris)
-tris:
-    .float 0, 0, 5, 4, 0, 5, 0, 4, 5
-    .float 0, 0, 3, 0, 4, 3, 4, 0, 3
+    EXCHANGE_DATA
     .align 3
-desc:
-    .dword bvh, 0, 0, 0, 0
-    .word 0, 0
-    .space 24
 mc_shared:                                /* XPHMG_MEMCTL: dom CPU, mclass CL2 */
     .byte 1, 0, 0, 0
     .space 12
     .byte 2, 0, 0, 0
     .word 0
-mc_rt:                                    /* dom RT */
-    .byte 2
-    .space 23
-mc_cpu:                                   /* dom CPU */
-    .byte 1
-    .space 23
-tmpl:
-    .float 1, 2, 0, 0, 0, 1, 0, 100
-    .float 10, 10, 0, 0, 0, 1, 0, 100
+    MEMCTL_DOM(mc_rt, 2)
+    MEMCTL_DOM(mc_cpu, 1)
 RVTEST_DATA_END

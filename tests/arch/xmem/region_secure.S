@@ -9,8 +9,7 @@
  * the engine's access was refused by XMEM policy, P-207). Domain and security are both
  * checked (XMEM 8.3): the hart owns the region and is still refused.
  * REQ: XMEM-001 XMEM-114 XMEM-117 XMEM-118 XMEM-119 XMEM-120 XMEM-121 XMEM-122 XMEM-123 */
-#include "../rt/offload_test.h"
-#define xmem_region(rd, rs1, rs2) .insn r 0x2b, 1, 2, rd, rs1, rs2
+#include "../rt/offload_regions.h"
 #define xlds_free(rs1)            .insn r 0x2b, 1, 0, x0, rs1, x0
 #define xlds_cpy(rd, rs1, rs2, rs3, cpyf) .insn r4 0x2b, 4, cpyf, rd, rs1, rs2, rs3
 #define RGN(tier, sec, dom) (0x8000000000000000 | (tier) | ((sec) << 4) | ((dom) << 8))
@@ -27,20 +26,9 @@ RVTEST_CODE_BEGIN
     TEST_CASE(2, a0, 0xE7F, csrr a0, 0x7E0)
     /* Tier-1 regions (owned by CPU, dom not enforced without STRICT_DOM): rays, queue
      * descriptors, hits, misses; one Tier-0 region */
-    TEST_CASE(3, s1, 0x10004000, li t0, 64; xlds_alloc(s1, t0, 0))
-    TEST_CASE(4, s2, 0x10004040, li t0, 24; xlds_alloc(s2, t0, 0))
-    TEST_CASE(5, s3, 0x10004060, li t0, 0xC0; xlds_alloc(s3, t0, 0))
-    TEST_CASE(6, s4, 0x10004120, li t0, 24; xlds_alloc(s4, t0, 0))
-    TEST_CASE(7, s5, 0x10004140, li t0, 32; xlds_alloc(s5, t0, 0))
-    TEST_CASE(8, s6, 0x10004160, li t0, 24; xlds_alloc(s6, t0, 0))
+    EXCHANGE_REGIONS(0, 0x10004000, 64, 3, 4, 5, 6, 7, 8)
     TEST_CASE(9, s9, 0x10000000, li t0, 16; xlds_alloc(s9, t0, 0x10))
-    la a0, tmpl
-    li a1, 0
-1:  add t0, a0, a1; ld t1, 0(t0); add t0, s1, a1; sd t1, 0(t0)
-    addi a1, a1, 8; li t2, 64; bltu a1, t2, 1b
-    li t0, 2; sw t0, Q_TAIL(s2); li t0, 8; sw t0, Q_CAP(s2); sd s1, Q_BASE(s2)
-    li t0, 8; sw t0, Q_CAP(s4); sd s3, Q_BASE(s4)
-    li t0, 8; sw t0, Q_CAP(s6); sd s5, Q_BASE(s6)
+    EXCHANGE_FILL(64, 8)
     li t0, 0x5a5a; sd t0, 0(s9)
     /* tags: 3 is reserved (ignored), 2 makes the rays and the Tier-0 region secure */
     CLEAR
@@ -70,8 +58,7 @@ RVTEST_CODE_BEGIN
     TEST_CASE(26, a0, RGN(0, 2, 1), xmem_region(a0, s9, x0))
     /* a secure RT job reads the secure rays in place and writes the public queues */
     CLEAR
-    la s0, desc
-    sd s2, D_RAYQ(s0); sd s4, D_HITQ(s0); sd s6, D_MISSQ(s0)
+    EXCHANGE_DESC
     li t0, 2; sb t0, D_SEC(s0)
     TEST_CASE(27, s8, 1, xsubmit_rt(s8, s0))
     TEST_CASE(28, a0, 0, xfence_wait(s8); csrr a0, RTSTAT)
@@ -91,32 +78,31 @@ RVTEST_CODE_BEGIN
     TEST_CASE(38, a0, 1, lw a0, Q_TAIL(s4))
     TEST_CASE(39, a0, EV_SEC_VIOL | EV_INV_MISS, li t0, EV_DMA_ERR; csrw XMEM_EVENTS, t0; csrr a0, XMEM_EVENTS)
     TEST_CASE(40, a0, EV_INV_MISS, li t0, EV_SEC_VIOL; csrw XMEM_EVENTS, t0; csrr a0, XMEM_EVENTS)
+    /* the public hart may raise a region's tag to 1 but then no longer change it */
+    TEST_CASE(41, a5, 0x10004180, li t0, 16; xlds_alloc(a5, t0, 0))
+    TEST_CASE(42, a0, RGN(1, 1, 1), la t0, mc_sec1; xmem_region(a0, a5, t0))
+    CLEAR
+    TEST_CASE(43, a0, 0, la t0, mc_dom_rt; xmem_region(a0, a5, t0))
+    TEST_CASE(44, a0, EV_SEC_VIOL, csrr a0, XMEM_EVENTS)
+    TEST_CASE(45, a0, RGN(1, 1, 1), xmem_region(a0, a5, x0))
     TEST_PASSFAIL
     OFF_TRAP_HANDLER
 RVTEST_CODE_END
 RVTEST_DATA_BEGIN
-    SCENE_BVH(tris)
-tris:
-    .float 0, 0, 5, 4, 0, 5, 0, 4, 5
-    .float 0, 0, 3, 0, 4, 3, 4, 0, 3
+    EXCHANGE_DATA
     .align 3
-desc:
-    .dword bvh, 0, 0, 0, 0
-    .word 0, 0
-    .space 24
 mc_sec2:                                  /* XPHMG_MEMCTL: sec = secure */
     .space 19
     .byte 2
+    .word 0
+mc_sec1:                                  /* sec = 1 */
+    .space 19
+    .byte 1
     .word 0
 mc_sec3:                                  /* sec = 3 (reserved) */
     .space 19
     .byte 3
     .word 0
-mc_dom_rt:                                /* dom = RT */
-    .byte 2
-    .space 23
+    MEMCTL_DOM(mc_dom_rt, 2)
 scratch: .dword 0
-tmpl:
-    .float 1, 2, 0, 0, 0, 1, 0, 100
-    .float 10, 10, 0, 0, 0, 1, 0, 100
 RVTEST_DATA_END
