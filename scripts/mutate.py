@@ -700,7 +700,7 @@ def main():
         if args.only:
             pick = [m for m in pick if re.search(args.only, m["id"])]
         picks.append(pick)
-        earlier += [m for m in allm if m not in pick and ran(state, m)]
+        earlier += [m for m in allm + extra if m not in pick and ran(state, m)]
     # Round-robin over the modules, so a run cut short by --time-limit covers each of them.
     for i in range(max((len(p) for p in picks), default=0)):
         selected += [p[i] for p in picks if i < len(p)]
