@@ -70,8 +70,10 @@ typedef struct {
 struct rt_job_engine {
     unsigned threads; /* tracing threads: the caller's and the workers */
     node_cache cache[RT_JOB_MAX_THREADS];
-    ray_out *ring; /* a split job's traced results not yet appended (SPLIT_RING blocks) */
-    bool pool;     /* mu, wake and back exist */
+    ray_out *ring; /* a split job's traced results not yet appended (ring_blocks blocks) */
+    _Atomic uint64_t *ready; /* per ring block: b + 1 once block b's results are in it */
+    uint64_t ring_blocks;
+    bool pool; /* mu, wake and back exist */
     pthread_mutex_t mu;
     pthread_cond_t wake, back;
     pthread_t tid[RT_JOB_MAX_THREADS];
@@ -598,7 +600,13 @@ static bool emit(job_ctx *c, queue *rq, queue *hq, queue *mq, uint32_t i, const 
  * and the job goes on from there on the caller's thread alone. */
 
 #define SPLIT_BLOCK 32u
-#define SPLIT_RING  64u /* blocks traced ahead of the append at most */
+/* The ring holds every block of a job up to SPLIT_RING_MAX blocks (1M rays), at least
+ * SPLIT_RING_MIN: a thread traces at most that many blocks ahead of the append. A whole
+ * job in the ring means the appending thread never waits for a block while others are
+ * left to trace: on a host whose cores are busy with other work, a worker that is not
+ * scheduled then holds up the append once, at the end, not once per ring's worth. */
+#define SPLIT_RING_MIN 64u
+#define SPLIT_RING_MAX (1u << 15)
 
 struct split_job {
     const trav_cfg *k;
@@ -609,11 +617,11 @@ struct split_job {
     uint32_t n;
     uint64_t lanes_off;
     bool oob_zero;
-    uint64_t wr[5][2];                  /* what the job writes */
-    _Atomic uint64_t ready[SPLIT_RING]; /* block b's results are in the ring: b + 1 */
-    atomic_uint_fast64_t next;          /* the next block to trace */
-    atomic_uint_fast64_t appended;      /* blocks appended: their ring slots are free */
-    atomic_bool stop;                   /* the job ended, or a tracer declined */
+    uint64_t wr[5][2];             /* what the job writes */
+    uint64_t ring;                 /* blocks in the ring (eng->ring_blocks) */
+    atomic_uint_fast64_t next;     /* the next block to trace */
+    atomic_uint_fast64_t appended; /* blocks appended: their ring slots are free */
+    atomic_bool stop;              /* the job ended, or a tracer declined */
 };
 
 typedef struct {
@@ -635,7 +643,7 @@ static void tracer_init(tracer *tr, split_job *sj, unsigned t)
 
 static bool block_ready(split_job *sj, uint64_t b)
 {
-    return atomic_load_explicit(&sj->ready[b % SPLIT_RING], memory_order_acquire) == b + 1;
+    return atomic_load_explicit(&sj->eng->ready[b % sj->ring], memory_order_acquire) == b + 1;
 }
 
 /* Traces block b into its ring slot and publishes it; false when the tracer declined (the
@@ -643,7 +651,7 @@ static bool block_ready(split_job *sj, uint64_t b)
 static bool trace_block(split_job *sj, tracer *tr, uint64_t b)
 {
     uint64_t j0 = b * SPLIT_BLOCK, j1 = j0 + SPLIT_BLOCK < sj->n ? j0 + SPLIT_BLOCK : sj->n;
-    ray_out *o = sj->eng->ring + (b % SPLIT_RING) * SPLIT_BLOCK;
+    ray_out *o = sj->eng->ring + (b % sj->ring) * SPLIT_BLOCK;
     unsigned rsz = rt_ray_bytes(sj->k->e);
     uint32_t i = (uint32_t)(((uint64_t)sj->rq->head + j0) % sj->rq->cap), cap = sj->rq->cap;
     for (uint64_t j = j0; j < j1; j++, o++, i = i + 1 == cap ? 0 : i + 1) {
@@ -669,7 +677,7 @@ static bool trace_block(split_job *sj, tracer *tr, uint64_t b)
         }
         o->events = tr->scratch.events;
     }
-    atomic_store_explicit(&sj->ready[b % SPLIT_RING], b + 1, memory_order_release);
+    atomic_store_explicit(&sj->eng->ready[b % sj->ring], b + 1, memory_order_release);
     return true;
 }
 
@@ -697,7 +705,7 @@ static void split_work(split_job *sj, unsigned t)
         if (b * SPLIT_BLOCK >= sj->n) break;
         unsigned spins = 0;
         bool wait_ok = true;
-        while (b >= atomic_load_explicit(&sj->appended, memory_order_acquire) + SPLIT_RING)
+        while (b >= atomic_load_explicit(&sj->appended, memory_order_acquire) + sj->ring)
             if (atomic_load(&sj->stop)) {
                 wait_ok = false;
                 break;
@@ -707,6 +715,26 @@ static void split_work(split_job *sj, unsigned t)
         if (!wait_ok || !trace_block(sj, &tr, b)) break;
     }
     rt_rne_leave(mode);
+}
+
+/* Makes the ring hold at least `blocks` blocks; false when it could not (the ring then
+ * stays as it was). */
+static bool ring_fit(rt_job_engine *e, uint64_t blocks)
+{
+    if (e->ring_blocks >= blocks) return true;
+    ray_out *ring = malloc((size_t)blocks * SPLIT_BLOCK * sizeof *ring);
+    _Atomic uint64_t *ready = malloc((size_t)blocks * sizeof *ready);
+    if (!ring || !ready) {
+        free(ring);
+        free(ready);
+        return false;
+    }
+    free(e->ring);
+    free(e->ready);
+    e->ring = ring;
+    e->ready = ready;
+    e->ring_blocks = blocks;
+    return true;
 }
 
 static void *worker_main(void *arg)
@@ -762,8 +790,7 @@ rt_job_engine *rt_job_engine_new(unsigned threads)
     if (threads == 1) return e;
     /* Fewer workers than asked for (no memory, no thread) is a smaller engine, not an
      * error: the results are the same. */
-    e->ring = malloc((size_t)SPLIT_RING * SPLIT_BLOCK * sizeof *e->ring);
-    if (!e->ring || pthread_mutex_init(&e->mu, NULL) != 0) return e;
+    if (!ring_fit(e, SPLIT_RING_MIN) || pthread_mutex_init(&e->mu, NULL) != 0) return e;
     if (pthread_cond_init(&e->wake, NULL) != 0) {
         pthread_mutex_destroy(&e->mu);
         return e;
@@ -801,6 +828,7 @@ void rt_job_engine_free(rt_job_engine *e)
     for (unsigned t = 0; t < RT_JOB_MAX_THREADS; t++)
         cache_free(&e->cache[t]);
     free(e->ring);
+    free(e->ready);
     free(e);
 }
 
@@ -844,7 +872,7 @@ static uint32_t split_run(split_job *sj, job_ctx *c, queue *rq, queue *hq, queue
         uint32_t end = j + SPLIT_BLOCK < sj->n ? j + SPLIT_BLOCK : sj->n;
         if (block_ready(sj, b)) {
             spins = 0;
-            if (!append(c, rq, hq, mq, eng->ring + (b % SPLIT_RING) * SPLIT_BLOCK, &j, end)) {
+            if (!append(c, rq, hq, mq, eng->ring + (b % sj->ring) * SPLIT_BLOCK, &j, end)) {
                 *ended = true;
                 break;
             }
@@ -854,7 +882,7 @@ static uint32_t split_run(split_job *sj, job_ctx *c, queue *rq, queue *hq, queue
         if (atomic_load(&sj->stop)) break;
         /* Block b is being traced elsewhere: trace a later one meanwhile. */
         uint_fast64_t nb = atomic_load(&sj->next);
-        if (nb * SPLIT_BLOCK < sj->n && nb < b + SPLIT_RING &&
+        if (nb * SPLIT_BLOCK < sj->n && nb < b + sj->ring &&
             atomic_compare_exchange_weak(&sj->next, &nb, nb + 1)) {
             trace_block(sj, &tr, nb);
             continue;
@@ -866,8 +894,7 @@ static uint32_t split_run(split_job *sj, job_ctx *c, queue *rq, queue *hq, queue
     /* After a tracer declined: the blocks completed before it, in order. */
     while (!*ended && j < sj->n && block_ready(sj, j / SPLIT_BLOCK)) {
         uint32_t end = j + SPLIT_BLOCK < sj->n ? j + SPLIT_BLOCK : sj->n;
-        if (!append(c, rq, hq, mq, eng->ring + (j / SPLIT_BLOCK % SPLIT_RING) * SPLIT_BLOCK, &j,
-                    end))
+        if (!append(c, rq, hq, mq, eng->ring + (j / SPLIT_BLOCK % sj->ring) * SPLIT_BLOCK, &j, end))
             *ended = true;
     }
     return j;
@@ -967,8 +994,11 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
         for (unsigned w = 0; w < 5; w++)
             rays_apart &= !overlaps(rq.base, rays_end, sj.wr[w][0], sj.wr[w][1]);
         if (rays_apart) {
-            for (unsigned b = 0; b < SPLIT_RING; b++)
-                atomic_init(&sj.ready[b], 0);
+            uint64_t blocks = ((uint64_t)n + SPLIT_BLOCK - 1) / SPLIT_BLOCK;
+            ring_fit(eng, blocks < SPLIT_RING_MAX ? blocks : SPLIT_RING_MAX);
+            sj.ring = eng->ring_blocks;
+            for (uint64_t b = 0; b < sj.ring && b < blocks; b++)
+                atomic_init(&eng->ready[b], 0);
             atomic_init(&sj.next, 0);
             atomic_init(&sj.appended, 0);
             atomic_init(&sj.stop, false);
