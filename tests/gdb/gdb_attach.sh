@@ -25,8 +25,11 @@ set debug remote 0
 print spins
 kill
 EOC
-# not run_gdb: the SIGINT must reach gdb (timeout passes it on to its command)
-timeout 120 "$gdb" -nx -batch -x "$work/cmds" >"$work/gdb.out" 2>&1 &
+# not run_gdb: the SIGINT must reach gdb once. timeout passes a signal on to its command,
+# and without --foreground also to its whole process group, gdb again: a second SIGINT
+# arriving while gdb handles the stop aborted its command file ("Quit"), gdb detached
+# and the guest ran on (a flaky failure under load).
+timeout --foreground 120 "$gdb" -nx -batch -x "$work/cmds" >"$work/gdb.out" 2>&1 &
 gdbpid=$!
 out=$work/gdb.out
 # Ctrl-C once gdb has sent the continue (its remote log shows the packet): a SIGINT
