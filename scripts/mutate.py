@@ -607,9 +607,6 @@ def main():
     ap.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
     ap.add_argument("--report-dir", default=REPORT_DIR,
                     help="where docs/mutation/<module>.tsv go")
-    ap.add_argument("--only", default="",
-                    help="run only the mutants whose id matches this regular expression "
-                         "(with a --max-per-module above the module's size: any mutant)")
     ap.add_argument("--list", action="store_true", help="list the sampled mutants and stop")
     ap.add_argument("--report-only", action="store_true", help="rewrite the report from state")
     ap.add_argument("--time-limit", type=int, default=0, help="stop after this many seconds")
@@ -617,11 +614,17 @@ def main():
                     help="import the committed reports' results for mutants whose function "
                     "is unchanged since (a fresh --work resumes where the report left off)")
     ap.add_argument("--only", default="",
-                    help="run only these sampled mutants (comma-separated ids); the reports "
-                    "still cover the whole sample")
+                    help="run only the sampled mutants named here (comma-separated ids, or "
+                    "regular expressions matched against the whole id); the reports still "
+                    "cover the whole sample")
     ap.add_argument("--rerun-survivors", action="store_true",
                     help="run surviving mutants again (after adding tests that should kill them)")
     args = ap.parse_args()
+    named_ids = [p for p in args.only.split(",") if p]
+
+    def named(m):
+        return any(m["id"] == p or re.fullmatch(p, m["id"]) for p in named_ids)
+
     modules = [m for m in args.modules.split(",") if m]
     for m in modules:
         if m not in MODULES:
@@ -697,8 +700,9 @@ def main():
                     pick.append(m)
                     for rid in m["ids"]:
                         have[rid] = have.get(rid, 0) + 1
-        if args.only:
-            pick = [m for m in pick if re.search(args.only, m["id"])]
+        # A mutant named by --only runs even where the sample did not draw it (a survivor
+        # of an earlier sample, before the module's code changed).
+        pick += [m for m in allm + extra if m not in pick and named(m)]
         picks.append(pick)
         earlier += [m for m in allm + extra if m not in pick and ran(state, m)]
     # Round-robin over the modules, so a run cut short by --time-limit covers each of them.
@@ -729,13 +733,13 @@ def main():
                 file_tests[f] = tests_of_file(f, tests)
     by_name = {t["name"]: t for t in tests}
 
-    only = set(filter(None, args.only.split(",")))
-    unknown = only - {m["id"] for m in selected}
+    unknown = [p for p in named_ids
+               if not any(m["id"] == p or re.fullmatch(p, m["id"]) for m in selected)]
     if unknown:
-        raise SystemExit("--only: not in the sample: " + ", ".join(sorted(unknown)))
+        raise SystemExit("--only: not in the sample: " + ", ".join(unknown))
 
     def to_run(m):
-        return m["id"] not in eq and not current(state, m) and (not only or m["id"] in only)
+        return m["id"] not in eq and not current(state, m) and (not named_ids or named(m))
 
     # Baseline: every test a mutant will run passes on the unmutated tree.
     needed = set()
