@@ -395,6 +395,12 @@ static void test_empty_extent(void **state)
         assert_int_equal(r.rd, 0);
     }
     assert_int_equal(f->n, 0);
+    /* ... and the smallest extent that is not empty (1x1, one byte) still moves its
+     * element: one load and one store. */
+    run(f, false, LIN_LIN, 1, DST, SRC, ext(1, 1), &r);
+    assert_int_equal(r.status, XMEM_SWZ_DONE);
+    assert_int_equal(r.rd, 1);
+    assert_int_equal(f->n, 2);
     test_free(f);
 }
 
