@@ -490,51 +490,65 @@ def git(*args):
     return p.stdout if p.returncode == 0 else None
 
 
-def seed_from_reports(report_dir, modules, selected, fields, state, state_path):
+def seed_from_reports(report_dir, modules, mutants, fields, state, state_path):
     """Imports the results of the committed reports docs/mutation/<module>.tsv into a state
-    file that lacks them (a fresh checkout, a new --work). A row is taken only when the
-    mutant's function is unchanged since the commit that last wrote the report (its hash
-    recomputed from the files at that commit) and the row names the same requirement ids
-    as the mutant does now; anything else stays to be run. Survivors are not imported, so
-    they run again against today's tests, and neither is a mutant killed for only some of
-    its ids (a test naming another of them may have been written since). Returns the
-    number of rows imported."""
-    by_id = {m["id"]: m for m in selected}
+    file that lacks them (a fresh checkout, a new --work). Every commit that wrote a report
+    is read, newest first, so a result an earlier report held and a later one dropped (its
+    sample was redrawn after other code of the module changed) is still found. A row is
+    taken only when the mutant's function at that commit (its hash recomputed from the
+    files of that commit) is the function of today and the row names the same requirement
+    ids as the mutant does now; anything else stays to be run. Survivors are not imported,
+    so they run again against today's tests. A kill is imported for the ids it was credited
+    to that the mutant still names (marked partial when that is not all of them).
+    `mutants` is
+    every mutant of the modules, sampled or not. Returns the number of rows imported."""
+    by_id = {m["id"]: m for m in mutants}
     imported = 0
     for mod in modules:
         path = os.path.join(report_dir, f"{mod}.tsv")
         rel_report = os.path.relpath(path, ROOT)
-        commit = (git("log", "-1", "--format=%H", "--", rel_report) or "").strip()
-        report = git("show", f"{commit}:{rel_report}") if commit else None
-        if report is None:
-            continue
-        old_hash = {}
+        commits = (git("log", "--format=%H", "--", rel_report) or "").split()
         files, funcs, _ = MODULES[mod]
-        for rel in files:
-            text = git("show", f"{commit}:{rel}")
-            if text is None:
+        for commit in commits:
+            report = git("show", f"{commit}:{rel_report}")
+            if report is None:
                 continue
-            for m in mutants_of_file(rel, ROOT, funcs, fields, text=text):
-                old_hash[m["id"]] = m["fhash"]
-        # The report as committed, with the sources of that commit.
-        rows = [ln.split("\t") for ln in report.split("\n") if ln and not ln.startswith("#")]
-        with open(state_path, "a", encoding="utf-8") as out:
-            for cols in rows:
-                if len(cols) < 9:
-                    cols += [""] * (9 - len(cols))
-                mid, ids, status = cols[0], cols[5], cols[6]
-                m = by_id.get(mid)
-                if (not m or status not in ("killed", "stillborn", "untested")
-                        or current(state, m) or old_hash.get(mid) != m["fhash"]
-                        or (ids.split() if ids != "-" else []) != m["ids"]
-                        or (status == "killed" and sorted(cols[7].split()) != m["ids"])):
+            old_hash = {}
+            for rel in files + [rel for rel, _ in EXTRA.get(mod, ())]:
+                text = git("show", f"{commit}:{rel}")
+                if text is None:
                     continue
-                rec = {"status": status, "failed": cols[8].split(), "killed_for": cols[7].split(),
-                       "id": mid, "srchash": m["fhash"], "ids": m["ids"], "secs": 0,
-                       "seeded_from": f"{rel_report}@{commit[:12]}"}
-                state[(mid, m["fhash"])] = rec
-                out.write(json.dumps(rec) + "\n")
-                imported += 1
+                only = dict(EXTRA.get(mod, ())).get(rel, funcs) if rel not in files else funcs
+                for m in mutants_of_file(rel, ROOT, only, fields, text=text):
+                    old_hash[m["id"]] = m["fhash"]
+            rows = [ln.split("\t") for ln in report.split("\n")
+                    if ln and not ln.startswith("#")]
+            with open(state_path, "a", encoding="utf-8") as out:
+                for cols in rows:
+                    if len(cols) < 9:
+                        cols += [""] * (9 - len(cols))
+                    mid, ids, status = cols[0], cols[5], cols[6]
+                    m = by_id.get(mid)
+                    if (not m or status not in ("killed", "stillborn", "untested")
+                            or current(state, m) or old_hash.get(mid) != m["fhash"]):
+                        continue
+                    # A kill stays true for the ids it was credited to, whatever other ids
+                    # the code names today; it is kept as a partial result, which
+                    # --rerun-partial runs again for the ids it has no kill for.
+                    killed_for = sorted(set(cols[7].split()) & set(m["ids"]))
+                    same_ids = (ids.split() if ids != "-" else []) == m["ids"]
+                    if status == "killed" and not killed_for:
+                        continue
+                    if status == "untested" and not same_ids:
+                        continue
+                    rec = {"status": status, "failed": cols[8].split(),
+                           "killed_for": killed_for, "id": mid, "srchash": m["fhash"],
+                           "ids": m["ids"], "secs": 0,
+                           "partial": status == "killed" and killed_for != m["ids"],
+                           "seeded_from": f"{rel_report}@{commit[:12]}"}
+                    state[(mid, m["fhash"])] = rec
+                    out.write(json.dumps(rec) + "\n")
+                    imported += 1
     return imported
 
 
@@ -619,6 +633,9 @@ def main():
                     "cover the whole sample")
     ap.add_argument("--rerun-survivors", action="store_true",
                     help="run surviving mutants again (after adding tests that should kill them)")
+    ap.add_argument("--rerun-partial", action="store_true",
+                    help="run again the mutants killed for only some of their ids (a test "
+                    "naming another id may have been written since)")
     args = ap.parse_args()
     named_ids = [p for p in args.only.split(",") if p]
 
@@ -658,10 +675,14 @@ def main():
     state = load_state(state_path)
     if args.rerun_survivors:
         state = {k: v for k, v in state.items() if v["status"] != "survived"}
+    if args.rerun_partial:
+        state = {k: v for k, v in state.items()
+                 if not (v["status"] == "killed" and sorted(v.get("killed_for", [])) != v["ids"])}
 
-    # Enumerate and sample. Mutants outside the sample whose current result is in the
-    # state (an earlier sample, before the module's code changed) stay in the report.
-    selected, total_by_module, picks, earlier = [], {}, [], []
+    # Enumerate every mutant first: the committed reports are imported per mutant, over
+    # the whole module, so a result outside today's sample (drawn before the module's
+    # code changed) is kept when its function is unchanged instead of dropped.
+    everything, total_by_module = {}, {}
     for mod in modules:
         files, funcs, _ = MODULES[mod]
         allm, extra = [], []
@@ -673,7 +694,19 @@ def main():
             for m in mutants_of_file(rel, ROOT, only, fields):
                 m["module"] = mod
                 extra.append(m)
+        everything[mod] = (allm, extra)
         total_by_module[mod] = len(allm) + len(extra)
+    if args.seed_from_reports and not args.list:
+        n = seed_from_reports(args.report_dir, modules,
+                              [m for a, e in everything.values() for m in a + e], fields,
+                              state, state_path)
+        print(f"imported {n} results from the committed reports", file=sys.stderr)
+
+    # Sample. Mutants outside the sample whose current result is in the state (an earlier
+    # sample, before the module's code changed) stay in the report.
+    selected, picks, earlier = [], [], []
+    for mod in modules:
+        allm, extra = everything[mod]
         rng = random.Random(f"{args.seed}:{mod}")
         # Run in the sampled (random) order, so the part of a sample that a run cut short
         # by --time-limit covers is itself a random sample of the module, not its first
@@ -714,9 +747,6 @@ def main():
                   f'{m["new"].strip()}')
         return 0
 
-    if args.seed_from_reports:
-        n = seed_from_reports(args.report_dir, modules, selected, fields, state, state_path)
-        print(f"imported {n} results from the committed reports", file=sys.stderr)
     if args.report_only:
         write_report(args.report_dir, selected + earlier, state, eq, modules, args,
                      total_by_module)
