@@ -515,7 +515,9 @@ static bool trace_slot(job_ctx *c, const trav_cfg *k, uint64_t ray_addr, trav_hi
 
 /* ---- the job ---- */
 
-/* REQ: RT-100 RT-104 */
+/* The domain the job's accesses act for: memctl.dom, or CAP.XMEM.DOM when 0 (RT consumes
+ * CAP's memory defaults, CAP 5.1.5). */
+/* REQ: RT-100 RT-104 CAP-150 CAP-013 */
 static unsigned effective_dom(const rt_job_desc *jd, const cap_snap *s)
 {
     unsigned dom = jd->memctl[0];
@@ -903,11 +905,6 @@ static uint32_t split_run(split_job *sj, job_ctx *c, queue *rq, queue *hq, queue
 void rt_job_run(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m, rt_job_result *r)
 {
     rt_job_engine *e = rt_job_engine_new(1);
-    if (!e) {
-        memset(r, 0, sizeof *r);
-        r->status = RT_JOB_MEM_FAULT; /* host out of memory: reported as a job fault */
-        return;
-    }
     rt_job_run_ex(jd, s, m, e, r);
     rt_job_engine_free(e);
 }
@@ -917,6 +914,10 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
                    rt_job_engine *eng, rt_job_result *r)
 {
     memset(r, 0, sizeof *r);
+    if (!eng) {
+        r->status = RT_JOB_MEM_FAULT; /* no engine: the host is out of memory */
+        return;
+    }
     node_cache *nc = &eng->cache[0];
     cache_new_gen(nc);
     job_ctx c = {.m = m, .r = r, .nc = nc};
