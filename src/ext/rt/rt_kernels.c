@@ -445,7 +445,11 @@ static uint8_t child_kind(const uint8_t bytes[64], unsigned c)
 {
     return (uint8_t)((bytes[60] >> (2 * c)) & 3u);
 }
-#if defined(__x86_64__) && defined(__GNUC__)
+/* -DRT_PORTABLE leaves the host's F16C unused as well (rt_host_f16c false), so that
+ * ext_rt_kernels_portable checks the portable widening and narrowing the F16C paths must
+ * agree with. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(RT_PORTABLE)
+#define RT_F16C 1
 #include <immintrin.h>
 /* widen24 by the host's F16C instruction (vcvtph2ps: exact, independent of the rounding
  * mode; a NaN keeps sign and payload and becomes quiet, as fp16_widen does). */
@@ -470,7 +474,7 @@ static bool probe_f16c(void)
 
 bool rt_host_f16c(void)
 {
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(RT_F16C)
     static int known = -1; /* racy but idempotent: every thread stores the same value */
     if (known < 0) known = probe_f16c() ? 1 : 0;
     return known == 1;
@@ -483,7 +487,7 @@ bool rt_host_f16c(void)
  * hi xyz at 6c). */
 static void widen24(const uint8_t bytes[64], float f[24])
 {
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(RT_F16C)
     if (rt_host_f16c()) {
         widen24_f16c(bytes, f);
         return;

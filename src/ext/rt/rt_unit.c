@@ -140,7 +140,6 @@ static void reset(hart *h, void *ctx)
     u->rtuv = RTUV_RESET;
     /* Offload state: reset discards queued jobs; tickets restart at 1. */
     u->next_ticket = 1;
-    u->completed_ticket = 0;
     u->njobs = 0;
 }
 
