@@ -548,6 +548,40 @@ static void test_slab4_matches_scalar(void **state)
     assert_true(fast > 10000);
 }
 
+/* The 4-wide slab test (the SSE one, and the scalar slab4 of the portable build and the
+ * render guest) with a zero direction component and the origin on a slab plane: inside,
+ * inclusive at both planes (as rt_box_test, test_box_zero_dir). Ray o = (0, 1, 1.5),
+ * d = (1, 0, 0); x [1, 2] gives t [1, 2] for every child; y: child 0 [1, 2] (origin on
+ * lo), child 1 [0, 1] (on hi), child 2 [1.5, 2] and child 3 [0, 0.5] (outside). The
+ * random comparison above draws a zero direction only with a random origin, never on a
+ * plane. REQ: RT-056 */
+static void test_slab4_zero_dir_on_plane(void **state)
+{
+    (void)state;
+    static const float ylo[4] = {1, 0, 1.5f, 0}, yhi[4] = {2, 1, 2, 0.5f};
+    rt_node4 n;
+    for (unsigned c = 0; c < 4; c++) {
+        n.box[c] = mkbox(1, ylo[c], 1, 2, yhi[c], 2);
+        n.index[c] = c;
+        n.kind[c] = RT_CHILD_NODE;
+    }
+    rt_node4w w;
+    rt_node4w_from(&n, &w);
+    rt_ray r = mkray(0, 1, 1.5f, 1, 0, 0, 0, 10);
+    rt_ray_pre p;
+    int m = rt_rne_enter();
+    rt_ray_prepare(&r, &p);
+    float tn[4], tf[4];
+    unsigned mask = rt_node4w_slab(&p, &w, r.tmin, r.tmax, tn, tf);
+    rt_rne_leave(m);
+    assert_false(p.slab_scalar); /* the 4-wide path, not the scalar fallback */
+    assert_int_equal(mask, 0x3u);
+    for (unsigned c = 0; c < 2; c++) {
+        assert_true(tn[c] == 1.0f);
+        assert_true(tf[c] == 2.0f);
+    }
+}
+
 /* rt_fp16_widen (bit manipulation) against the numeric engine's FP16 -> FP32 conversion
  * and the independent decoder h2d, for all 65,536 encodings. REQ: RT-034 */
 static void test_fp16_widen_exhaustive(void **state)
@@ -1542,6 +1576,7 @@ int main(void)
         cmocka_unit_test(test_nan_payloads),
         cmocka_unit_test(test_box_random),
         cmocka_unit_test(test_slab4_matches_scalar),
+        cmocka_unit_test(test_slab4_zero_dir_on_plane),
         cmocka_unit_test(test_fp16_widen_exhaustive),
         cmocka_unit_test(test_node_decode_widen_exhaustive),
         cmocka_unit_test(test_tri_hand),
