@@ -455,12 +455,13 @@ __attribute__((target("f16c"))) static void widen24_f16c(const uint8_t bytes[64]
         _mm_storeu_ps(f + 4 * k, _mm_cvtph_ps(_mm_loadl_epi64((const __m128i *)(bytes + 8 * k))));
 }
 #include <cpuid.h>
-/* CPUID.1:ECX.F16C[29] with OSXSAVE[27] and the OS saving SSE and AVX state (XCR0 bits 1
- * and 2): VEX-encoded instructions need all three. */
-static bool probe_f16c(void)
+/* CPUID.1:ECX bit `feature` (F16C 29, AVX 28) with OSXSAVE[27] and the OS saving SSE and
+ * AVX state (XCR0 bits 1 and 2): VEX-encoded instructions need all three. */
+static bool probe_vex(unsigned feature)
 {
     unsigned a, b, c, d;
-    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 29)) || !(c & (1u << 27))) return false;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << feature)) || !(c & (1u << 27)))
+        return false;
     unsigned lo, hi;
     __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
     (void)hi;
@@ -472,7 +473,18 @@ bool rt_host_f16c(void)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
     static int known = -1; /* racy but idempotent: every thread stores the same value */
-    if (known < 0) known = probe_f16c() ? 1 : 0;
+    if (known < 0) known = probe_vex(29) ? 1 : 0;
+    return known == 1;
+#else
+    return false;
+#endif
+}
+
+bool rt_host_avx(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    static int known = -1; /* as rt_host_f16c's */
+    if (known < 0) known = probe_vex(28) ? 1 : 0;
     return known == 1;
 #else
     return false;
@@ -541,6 +553,32 @@ void rt_node4w_decode(const uint8_t bytes[64], rt_node4w *w)
     /* rt_node4_decode + rt_node4w_from in one pass (the engine's node cache fill). */
     float f[24];
     widen24(bytes, f);
+#if defined(__SSE2__) && !defined(RT_PORTABLE)
+    /* Child c's six coordinates are f[6c..6c+5]: rows of (lo.xyz, hi.x) and (lo.z, hi.xyz),
+     * transposed into the per-axis vectors. An axis is live when lo <= hi by an ordered
+     * comparison (false for a NaN on either side): axis_live. */
+    __m128 a0 = _mm_loadu_ps(f), a1 = _mm_loadu_ps(f + 6), a2 = _mm_loadu_ps(f + 12);
+    __m128 a3 = _mm_loadu_ps(f + 18);
+    __m128 b0 = _mm_loadu_ps(f + 2), b1 = _mm_loadu_ps(f + 8), b2 = _mm_loadu_ps(f + 14);
+    __m128 b3 = _mm_loadu_ps(f + 20);
+    _MM_TRANSPOSE4_PS(a0, a1, a2, a3); /* lo.x, lo.y, lo.z, - */
+    _MM_TRANSPOSE4_PS(b0, b1, b2, b3); /* -, hi.x, hi.y, hi.z */
+    _mm_store_ps(w->lo[0], a0);
+    _mm_store_ps(w->lo[1], a1);
+    _mm_store_ps(w->lo[2], a2);
+    _mm_store_ps(w->hi[0], b1);
+    _mm_store_ps(w->hi[1], b2);
+    _mm_store_ps(w->hi[2], b3);
+    __m128 ok =
+        _mm_and_ps(_mm_and_ps(_mm_cmple_ps(a0, b1), _mm_cmple_ps(a1, b2)), _mm_cmple_ps(a2, b3));
+    unsigned live = (unsigned)_mm_movemask_ps(ok);
+    for (unsigned c = 0; c < 4; c++) {
+        w->kind[c] = child_kind(bytes, c);
+        w->index[c] = child_index(bytes, c);
+        if (!kind_live(w->kind[c])) live &= ~(1u << c);
+    }
+    w->live = (uint8_t)live;
+#else
     w->live = 0;
     for (unsigned c = 0; c < 4; c++) {
         w->kind[c] = child_kind(bytes, c);
@@ -554,6 +592,7 @@ void rt_node4w_decode(const uint8_t bytes[64], rt_node4w *w)
         }
         if (live) w->live |= (uint8_t)(1u << c);
     }
+#endif
 }
 
 /* ---- rt.bbox over a node tile ------------------------------------------------------ */
