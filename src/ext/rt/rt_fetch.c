@@ -63,8 +63,13 @@ static rt_fetch_status fetch(rt_fetch *f, uint64_t a, uint64_t align, unsigned u
 /* REQ: RT-039 RT-041 RT-042 RT-089 */
 rt_fetch_status rt_fetch_ray(rt_fetch *f, uint64_t addr, rt_elem e, rt_ray *ray)
 {
-    uint8_t b[32];
     unsigned es = rt_elem_bytes(e);
+    const uint8_t *run = rt_fetch_run(f, addr, es, 8u * es); /* what fetch would copy */
+    if (run) {
+        rt_ray_decode(run, e, ray);
+        return RT_FETCH_OK;
+    }
+    uint8_t b[32];
     rt_fetch_status st = fetch(f, addr, es, es, 8, b);
     if (st == RT_FETCH_OK) rt_ray_decode(b, e, ray);
     return st;

@@ -220,7 +220,8 @@ static bool read_plain(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
  * host pointer to a from rt_job_mem.map_w: plain memory) or else through the store
  * callback. A store over a cached node tile starts a new cache generation. */
 /* REQ: RT-088 RT-097 */
-static bool store_bytes(job_ctx *c, uint64_t a, uint8_t *host, unsigned n, const uint8_t *buf)
+__attribute__((always_inline)) static inline bool store_bytes(job_ctx *c, uint64_t a, uint8_t *host,
+                                                              unsigned n, const uint8_t *buf)
 {
     if (c->nc && a < c->nc->hi && a + n > c->nc->lo) cache_new_gen(c->nc);
     if (host) {

@@ -174,8 +174,32 @@ void rt_ray_prepare(const rt_ray *r, rt_ray_pre *p)
 {
     /* every field is written (no memset of the whole struct: this runs once per ray) */
     p->r = *r;
-    p->zero_axes = 0;
     p->dsx = p->dsy = p->dsz = 0.0;
+#if defined(__SSE2__) && !defined(RT_PORTABLE)
+    /* The loop below, three axes at once (lane 3 holds dir.x or tmin and is ignored): the
+     * same division, the same comparisons. A zero direction's reciprocal and the direction
+     * itself are both finite, so |inv| and |d| are tested without excluding those axes. */
+    __m128 o = _mm_loadu_ps(r->org), d = _mm_loadu_ps(r->dir); /* org.xyz dir.x, dir.xyz tmin */
+    __m128 zero = _mm_cmpeq_ps(d, _mm_setzero_ps());
+    __m128 inv = _mm_andnot_ps(zero, _mm_div_ps(_mm_set1_ps(1.0f), d));
+    __m128 mag = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff)), inf4 = _mm_set1_ps(INFINITY);
+    __m128 inf_any = _mm_or_ps(_mm_cmpeq_ps(_mm_and_ps(o, mag), inf4),
+                               _mm_or_ps(_mm_cmpeq_ps(_mm_and_ps(inv, mag), inf4),
+                                         _mm_cmpeq_ps(_mm_and_ps(d, mag), inf4)));
+    p->zero_axes = (uint8_t)(_mm_movemask_ps(zero) & 7);
+    p->nan = (_mm_movemask_ps(_mm_cmpunord_ps(o, d)) & 7) != 0;
+    p->slab_scalar = (_mm_movemask_ps(inf_any) & 7) != 0;
+    float inv3[4];
+    _mm_storeu_ps(inv3, inv);
+    memcpy(p->inv, inv3, sizeof p->inv);
+    _mm_store_ps(p->org4[0], _mm_shuffle_ps(o, o, 0x00));
+    _mm_store_ps(p->org4[1], _mm_shuffle_ps(o, o, 0x55));
+    _mm_store_ps(p->org4[2], _mm_shuffle_ps(o, o, 0xaa));
+    _mm_store_ps(p->inv4[0], _mm_shuffle_ps(inv, inv, 0x00));
+    _mm_store_ps(p->inv4[1], _mm_shuffle_ps(inv, inv, 0x55));
+    _mm_store_ps(p->inv4[2], _mm_shuffle_ps(inv, inv, 0xaa));
+#else
+    p->zero_axes = 0;
     bool nan = false, inf = false;
     for (int i = 0; i < 3; i++) {
         nan |= nan_f(r->org[i]) || nan_f(r->dir[i]);
@@ -198,6 +222,7 @@ void rt_ray_prepare(const rt_ray *r, rt_ray_pre *p)
     }
     p->nan = nan;
     p->slab_scalar = inf;
+#endif
     /* Woop et al.: kz = the axis of largest |dir| (the lowest such axis on ties); kx, ky
      * the next two cyclically, swapped when dir[kz] < 0 to keep the winding. */
     int kz = 0;
