@@ -220,7 +220,8 @@ static bool read_plain(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
  * host pointer to a from rt_job_mem.map_w: plain memory) or else through the store
  * callback. A store over a cached node tile starts a new cache generation. */
 /* REQ: RT-088 RT-097 */
-static bool store_bytes(job_ctx *c, uint64_t a, uint8_t *host, unsigned n, const uint8_t *buf)
+__attribute__((always_inline)) static inline bool store_bytes(job_ctx *c, uint64_t a, uint8_t *host,
+                                                              unsigned n, const uint8_t *buf)
 {
     if (c->nc && a < c->nc->hi && a + n > c->nc->lo) cache_new_gen(c->nc);
     if (host) {
@@ -389,27 +390,25 @@ static bool leaf(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, uint64_t tr
     bool done = false,
          ok = fetched(c, rt_fetch_trirange(&c->fetch, tr_addr, &tr)) && spend(c, tr.count);
     uint64_t base = k->tri_buf ? k->tri_buf : tr.base;
-    rt_tri_src src = {NULL, &c->fetch, base, k->e};
+    uint64_t start = base + 36u * (uint64_t)tr.first, bytes = 36u * (uint64_t)tr.count;
+    /* A leaf that can be cached (FP32 triangles, one run without an index wrap) is read in
+     * place when every triangle fetch would read plain memory (rt_fetch_run), as later
+     * visits read it; otherwise triangle by triangle, which decides faults and zero fills. */
+    bool cacheable = ok && !c->fetch.inv_miss && k->e == RT_ELEM_FP32 &&
+                     tr.count <= LEAF_CACHE_MAX && (uint64_t)tr.first + tr.count <= UINT32_MAX;
+    const uint8_t *tp = NULL;
+    if (cacheable) tp = tr.count ? rt_fetch_run(&c->fetch, start, 4, bytes) : (const uint8_t *)"";
+    rt_tri_src src = {tp, &c->fetch, base, k->e};
     if (ok)
         ok = fetched(
             c, rt_leaf_closest(&src, tr.first, tr.count, p, k->cull, k->eps, k->any, best, &done));
-    bool zeroed = c->fetch.inv_miss;
     c->fetch.inv_miss |= inv;
-    if (!ok || done) return ok;
-    /* Every triangle was fetched without a zero fill: keep the leaf when its triangles are
-     * one run of plain FP32 memory. */
-    uint64_t start = base + 36u * (uint64_t)tr.first, bytes = 36u * (uint64_t)tr.count;
-    const uint8_t *tp = NULL;
-    if (!zeroed && k->e == RT_ELEM_FP32 && tr.count <= LEAF_CACHE_MAX &&
-        (uint64_t)tr.first + tr.count <= UINT32_MAX && start + bytes >= start && c->m->map)
-        tp = tr.count ? c->m->map(c->m->ctx, start, (unsigned)bytes) : (const uint8_t *)"";
-    if (tp) {
-        if (nc->ltag[li].gen == nc->gen) nc->evict++;
-        nc->leaf[li] = (leaf_ent){tp, tr.first, tr.count};
-        nc->ltag[li] = (cache_tag){tr_addr, nc->gen};
-        cache_range(nc, tr_addr, 16);
-        if (bytes) cache_range(nc, start, bytes);
-    }
+    if (!ok || !tp) return ok;
+    if (nc->ltag[li].gen == nc->gen) nc->evict++;
+    nc->leaf[li] = (leaf_ent){tp, tr.first, tr.count};
+    nc->ltag[li] = (cache_tag){tr_addr, nc->gen};
+    cache_range(nc, tr_addr, 16);
+    if (bytes) cache_range(nc, start, bytes);
     return true;
 }
 
