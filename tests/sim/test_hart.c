@@ -422,7 +422,8 @@ static void csr_values(void **state)
     assert_true(hart_csr_write(f->h, 0x10a, ~UINT64_C(0)));
     assert_true(hart_csr_read(f->h, 0x10a, &v));
     assert_int_equal(v, 1);
-    /* mcycle (0xb00) counts as minstret (0xb02) does here: equal after a few instructions */
+    /* mcycle (0xb00) counts as minstret (0xb02) does here: equal after a few instructions;
+     * cycle (0xc00) and instret (0xc02) read the same */
     put32(f, BASE, ADDI_X1_X0_5);
     put32(f, BASE + 4, ADDI_X2_X1_7);
     put32(f, BASE + 8, ADD_X3_X1_X2);
@@ -432,6 +433,11 @@ static void csr_values(void **state)
     assert_true(hart_csr_read(f->h, 0xb02, &ret));
     assert_int_equal(ret, 3);
     assert_int_equal(cyc, ret);
+    cyc = 0xdead, ret = 0xbeef;
+    assert_true(hart_csr_read(f->h, 0xc00, &cyc));
+    assert_true(hart_csr_read(f->h, 0xc02, &ret));
+    assert_int_equal(ret, 3);
+    assert_int_equal(cyc, 3);
     /* pmpaddr0..63 are 0x3b0..0x3ef: 0x3f0 is no CSR */
     assert_true(hart_csr_read(f->h, 0x3ef, &v));
     assert_false(hart_csr_read(f->h, 0x3f0, &v));
