@@ -116,9 +116,9 @@ xmem_lds_res xmem_lds_alloc(xmem_lds *l, const cap_snap *s, uint64_t bytes, unsi
     size_t at = 0;
     bool ok = false;
     /* Tier-1 is the default (tier 0, CAP 2.2.4 #1), an explicit choice (tier 2) and the
-     * fallback of a Tier-0 request that does not fit (CAP 2.2.3, XMEM 3.2.8): only tier 1
-     * asks for Tier-0.
-     * REQ: XMEM-092 XMEM-093 XMEM-085 XMEM-078 XMEM-054 XMEM-015 XMEM-136 CAP-021 */
+     * fallback of a Tier-0 request that does not fit (CAP 2.2.3, XMEM 3.2.8; CAP-019: a
+     * pipeline whose Tier-0 is full goes on through Tier-1): only tier 1 asks for Tier-0.
+     * REQ: XMEM-092 XMEM-093 XMEM-085 XMEM-078 XMEM-054 XMEM-015 XMEM-136 CAP-019 CAP-021 */
     if (fits && tier == 1) ok = first_fit(l, t0_lo, t0_hi, size, align, &base, &at);
     if (fits && !ok) ok = first_fit(l, t0_hi, t1_hi, size, align, &base, &at);
     /* REQ: XMEM-092 XMEM-093 XMEM-085 XMEM-078 XMEM-054 XMEM-015 XMEM-136 */
