@@ -500,8 +500,9 @@ static void up_tri(rig *r)
 }
 
 /* rt.tri: closest hit in the range, culling, ties, RTUV, epsilon (EPS_CTL and the
- * default), PRED_ONLY, count 0. REQ: RT-058 RT-059 RT-060 RT-062 RT-014 RT-064 RT-065
- * REQ: RT-036 RT-106 */
+ * default), PRED_ONLY, count 0; RTUV and RTSTAT back to 0 at reset (RT-007).
+ * REQ: RT-058 RT-059 RT-060 RT-062 RT-014 RT-064 RT-065
+ * REQ: RT-036 RT-106 RT-007 */
 static void test_tri(void **state)
 {
     (void)state;
@@ -549,6 +550,11 @@ static void test_tri(void **state)
     assert_int_equal(csr(&r, PMASK2), 0xF0);
     /* 8 rt.tri retired: TRI_ISSUED (63:36) = 8 */
     assert_int_equal(csr(&r, RTSTAT), UINT64_C(8) << 36);
+    /* a reset clears what the hits left: RTUV (set by hardware only) and the counters */
+    assert_int_equal(csr(&r, RTUV), 0x3E8000003E000000ULL);
+    hart_reset(r.h, RAM);
+    assert_int_equal(csr(&r, RTUV), 0);
+    assert_int_equal(csr(&r, RTSTAT), 0);
     down(&r);
 }
 
