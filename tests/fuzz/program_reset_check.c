@@ -5,7 +5,7 @@
  * profile and mode, twice (each seed also after every other), then random programs built
  * to leave behind what a reset must undo: writes of random values to every CSR the hart
  * has (the CAP, XMEM, RT and PMASK windows among them), stores, code that rewrites itself,
- * mixed with runs of the seeds' code and random words.
+ * xmem.ldg/stg (the L1 tag model), mixed with runs of the seeds' code and random words.
  *
  * Usage: fuzz_program_reset SEED_DIR [RANDOM_INPUTS] (default 300, fixed PRNG seed). */
 #include <dirent.h>
@@ -129,7 +129,11 @@ static size_t random_piece(uint8_t *buf, size_t n)
         return put(buf, n,
                    (off >> 5) << 25 | ry << 20 | rx << 15 | size << 12 | (off & 31) << 7 | 0x23);
     }
-    case 5:
+    case 5: /* xmem.ldg or xmem.stg near the program (hint random): the L1 tag model's state */
+        n = put(buf, n, rx << 7 | 0x17);
+        if (v & 1) return put(buf, n, i_type((uint32_t)(v >> 8), rx, 5, rd, 0x2b));
+        return put(buf, n,
+                   ((uint32_t)(v >> 8) & 0xfe000f80u) | ry << 20 | rx << 15 | 6u << 12 | 0x2b);
     case 6: { /* a run of a seed's code, XPHMG instructions among them */
         unsigned s = (unsigned)(v % nseeds);
         if (seed_len[s] < 5) return n;
