@@ -509,9 +509,10 @@ bool rt_host_f16c(void)
 #endif
 }
 
+/* The same VEX probe, under the same condition: RT_PORTABLE leaves AVX unused too. */
 bool rt_host_avx(void)
 {
-#if defined(RT_F16C)       /* probe_vex's block: x86-64, GNU C, not RT_PORTABLE */
+#if defined(RT_F16C)
     static int known = -1; /* as rt_host_f16c's */
     if (known < 0) known = probe_vex(28) ? 1 : 0;
     return known == 1;

@@ -110,7 +110,7 @@ static bool leaf_x4(const uint8_t *mem, uint32_t first, uint32_t count, const rt
     const rt_ray *r = &p->r;
     /* rt_tri_test_pre's whole-ray misses (a NaN range fails the t test below as well). */
     if (p->nan || p->dir_zero) return true;
-    float eps = rt_eps(eps_code);
+    float eps = eps_code & 0xffu ? rt_eps(eps_code) : 0.0f; /* rt_eps(0) is 0 */
     float lo = r->tmin - eps, hi = r->tmax + eps;
     for (uint32_t i0 = 0; i0 < count; i0 += 4) {
         float t[4], u[4], v[4];
@@ -132,7 +132,9 @@ rt_fetch_status rt_leaf_closest(const rt_tri_src *src, uint32_t first, uint32_t 
 {
     *stopped = false;
 #ifdef RT_LEAF_X4
-    if (src->mem && rt_host_avx()) {
+    static int avx = -1; /* rt_host_avx() once: racy but idempotent, as its own cache */
+    if (avx < 0) avx = rt_host_avx();
+    if (src->mem && avx) {
         *stopped = !leaf_x4(src->mem, first, count, p, cull_back, eps_code, any, best);
         return RT_FETCH_OK;
     }
