@@ -537,7 +537,9 @@ def seed_from_reports(report_dir, modules, mutants, fields, state, state_path):
                     # --rerun-partial runs again for the ids it has no kill for.
                     killed_for = sorted(set(cols[7].split()) & set(m["ids"]))
                     same_ids = (ids.split() if ids != "-" else []) == m["ids"]
-                    if status == "killed" and not killed_for:
+                    # An unannotated mutant (no ids then, none now) was killed by its
+                    # module's own tests and is credited to no id: the kill holds as it is.
+                    if status == "killed" and not killed_for and not (same_ids and not m["ids"]):
                         continue
                     if status == "untested" and not same_ids:
                         continue

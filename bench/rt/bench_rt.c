@@ -44,6 +44,15 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* CPU time of the whole process (every thread), seconds: the work a run did, which a loaded
+ * host does not inflate as it does the wall-clock time. */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static uint64_t rng = 0x2545F4914F6CDD1Dull;
 static double urand(void) /* [0, 1) */
 {
@@ -157,9 +166,10 @@ static void queue_put(uint8_t *p, uint32_t tail, uint32_t cap, uint64_t base)
 }
 
 /* Traces rays[0..n-1] as one job on `threads` host threads; hit prim (stored order) or -1
- * and t into prim/t. Returns the seconds of rt_job_run_ex. */
+ * and t into prim/t. Returns the seconds of rt_job_run_ex, and its CPU seconds (all
+ * threads) in *cpu. */
 static double trace_ours(job_mem *jm, const bvh_blob *b, const rt_ray *rays, size_t n,
-                         rt_job_engine *eng, long *prim, float *t)
+                         rt_job_engine *eng, long *prim, float *t, double *cpu)
 {
     uint8_t *m = jm->mem;
     memcpy(m, b->data, b->size);
@@ -188,9 +198,10 @@ static double trace_ours(job_mem *jm, const bvh_blob *b, const rt_ray *rays, siz
     flat f = {m, m + jm->size};
     rt_job_mem mem = {&f, f_load, f_store, f_map, NULL, f_map_w};
     rt_job_result r;
-    double t0 = now();
+    double c0 = cpu_now(), t0 = now();
     rt_job_run_ex(&jd, &s, &mem, eng, &r);
     double dt = now() - t0;
+    *cpu = cpu_now() - c0;
     if (r.status != RT_JOB_OK || r.rays != n) {
         fprintf(stderr, "bench_rt: the job failed (status %d)\n", (int)r.status);
         exit(1);
@@ -248,16 +259,6 @@ static __attribute__((noinline)) RTCScene embree_build_high(RTCDevice dev, const
                                                             size_t n)
 {
     return embree_build(dev, tris, n, RTC_BUILD_QUALITY_HIGH);
-}
-
-/* The process's CPU time: on a loaded machine a build's CPU time is the steadier figure
- * (time spent waiting for a core is not in it); every build here runs on one thread and
- * nothing else of the process runs meanwhile (our engine's workers wait on a condition). */
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* Best of reps, wall and CPU time, of a build: ours, Embree MEDIUM, Embree HIGH. */
@@ -371,19 +372,21 @@ static void *embree_part(void *arg)
     return NULL;
 }
 
-/* rays split in `threads` contiguous parts, one thread each. */
+/* rays split in `threads` contiguous parts, one thread each; CPU seconds in *cpu. */
 static double trace_embree(RTCScene scene, const rt_ray *rays, size_t n, unsigned threads,
-                           long *prim, float *t)
+                           long *prim, float *t, double *cpu)
 {
     emb_part part[2];
     pthread_t tid;
-    double t0 = now();
+    double c0 = cpu_now(), t0 = now();
     for (unsigned k = 0; k < threads; k++)
         part[k] = (emb_part){scene, rays, n * k / threads, n * (k + 1) / threads, prim, t};
     if (threads == 2) pthread_create(&tid, NULL, embree_part, &part[1]);
     embree_part(&part[0]);
     if (threads == 2) pthread_join(tid, NULL);
-    return now() - t0;
+    double dt = now() - t0;
+    *cpu = cpu_now() - c0;
+    return dt;
 }
 
 int main(int argc, char **argv)
@@ -495,7 +498,8 @@ int main(int argc, char **argv)
             return 1;
         }
         RTCScene s2 = embree_build(dev2, (const float(*)[9])tris, n, RTC_BUILD_QUALITY_MEDIUM);
-        printf("  %-8s %3s | %10s %10s %6s | %s\n", "rays", "thr", "ours Mr/s", "Embree", "ratio",
+        printf("  %-8s %3s | %10s %10s %6s | %7s %7s %11s | %s\n", "rays", "thr", "ours Mr/s",
+               "Embree", "ratio", "cpu ns", "Embree", "work/thr1",
                "hits agree (same triangle; t within 1e-5 of those)");
         job_mem jm;
         jm.q = (blob.size + 63) & ~(size_t)63;
@@ -511,13 +515,23 @@ int main(int argc, char **argv)
                 primary_rays(hd.bounds_lo, hd.bounds_hi, w, h, rays);
             else
                 random_rays(hd.bounds_lo, hd.bounds_hi, nr, rays);
+            double cpu1_ours = 0.0, cpu1_emb = 0.0; /* CPU s per ray of the thr 1 row */
             for (unsigned thr = 1; thr <= 2; thr++) {
                 if (only_thr && thr != only_thr) continue;
-                double tours = INFINITY, temb = INFINITY;
+                double tours = INFINITY, temb = INFINITY, cours = INFINITY, cemb = INFINITY;
                 for (int r = 0; r < reps; r++) {
-                    tours = fmin(tours,
-                                 trace_ours(&jm, &blob, rays, nr, thr == 1 ? eng1 : eng2, po, to));
-                    temb = fmin(temb, trace_embree(thr == 1 ? s1 : s2, rays, nr, thr, pe, te));
+                    double c;
+                    tours = fmin(tours, trace_ours(&jm, &blob, rays, nr, thr == 1 ? eng1 : eng2, po,
+                                                   to, &c));
+                    cours = fmin(cours, c);
+                    temb = fmin(temb, trace_embree(thr == 1 ? s1 : s2, rays, nr, thr, pe, te, &c));
+                    cemb = fmin(cemb, c);
+                }
+                cours /= (double)nr;
+                cemb /= (double)nr;
+                if (thr == 1) {
+                    cpu1_ours = cours;
+                    cpu1_emb = cemb;
                 }
                 size_t same = 0, hits = 0, tclose = 0;
                 for (size_t i = 0; i < nr; i++) {
@@ -528,11 +542,14 @@ int main(int argc, char **argv)
                     if (p >= 0 && fabsf(to[i] - te[i]) <= 1e-5f * fabsf(te[i])) tclose++;
                 }
                 double agree = 100.0 * (double)same / (double)nr;
-                printf(
-                    "  %-8s %3u | %10.3f %10.3f %6.3f | %.3f%% of %zu rays (%zu hits; t %.3f%%)\n",
-                    set == 0 ? "primary" : "random", thr, 1e-6 * (double)nr / tours,
-                    1e-6 * (double)nr / temb, temb / tours, agree, nr, hits,
-                    hits ? 100.0 * (double)tclose / (double)hits : 100.0);
+                char work[32] = "";
+                if (thr == 2 && cpu1_ours > 0.0)
+                    snprintf(work, sizeof work, "%5.3f %5.3f", cours / cpu1_ours, cemb / cpu1_emb);
+                printf("  %-8s %3u | %10.3f %10.3f %6.3f | %7.1f %7.1f %11s | %.3f%% of %zu rays "
+                       "(%zu hits; t %.3f%%)\n",
+                       set == 0 ? "primary" : "random", thr, 1e-6 * (double)nr / tours,
+                       1e-6 * (double)nr / temb, temb / tours, 1e9 * cours, 1e9 * cemb, work, agree,
+                       nr, hits, hits ? 100.0 * (double)tclose / (double)hits : 100.0);
                 /* Rays grazing an edge may legitimately differ (different triangle
                  * tests); more than 1% means one of the two traversals is wrong. */
                 if (agree < 99.0) status = 1;
@@ -546,7 +563,10 @@ int main(int argc, char **argv)
         free(tris);
     }
     printf("\nratio = our rays/s / Embree's at the same thread count (higher is better for us); "
-           "build ratio = our time / Embree MEDIUM's\n");
+           "build ratio = our time / Embree MEDIUM's; cpu ns = CPU time of all threads per ray "
+           "(least of the reps), ours and Embree's; work/thr1 = that CPU time on 2 threads / on "
+           "1 thread, ours and Embree's (1.000: no work added by splitting; the best 2-thread "
+           "speed-up is 2 / it)\n");
     free(rays);
     free(po);
     free(pe);

@@ -133,6 +133,7 @@ typedef struct {
 
 #define HART_MAX_UNITS   8
 #define HART_CODE_PAGES  16
+#define HART_CODE_SLOTS  512
 #define HART_MAX_REGIONS 4
 
 /* Platform poll: called between batches (at least every HART_BATCH instructions) and
@@ -172,6 +173,11 @@ struct hart {
      * the next flush clears every slot. */
     uint32_t code_page[HART_CODE_PAGES];
     unsigned code_page_count;
+    /* Likewise the slots refilled since the last flush, so that a flush after a short run
+     * (a random program under fuzzing: tens of slots) clears those, not 2048 per page;
+     * HART_CODE_SLOTS + 1 = more than that, the flush goes by pages. */
+    uint32_t code_slot[HART_CODE_SLOTS];
+    unsigned code_slot_count;
 
     /* CSRs */
     uint64_t misa_max; /* the extensions this hart has (--isa); misa shows those enabled */

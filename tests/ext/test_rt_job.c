@@ -35,6 +35,7 @@ typedef struct {
     uint8_t ram[RAM_SIZE];
     unsigned loads, stores;
     unsigned ray_loads; /* loads of the ray buffer (RAYS, 8 slots of up to 32 bytes) */
+    unsigned maps;      /* map calls: reads through the mapped read path */
 } fake;
 
 static fake F;
@@ -70,10 +71,11 @@ static bool f_store(void *ctx, uint64_t a, unsigned n, uint64_t v)
 static const rt_job_mem MEM = {&F, f_load, f_store, NULL, NULL, NULL};
 
 /* The same memory with a map (the engine's read fast path, required for split jobs):
- * mapped bytes only, and no load counting. */
+ * mapped bytes only; every call counts (the caches' test), loads are counted apart. */
 static const uint8_t *f_map(void *ctx, uint64_t a, unsigned n)
 {
     fake *f = ctx;
+    f->maps++;
     return mapped(a, n) ? &f->ram[a - RAM_BASE] : NULL;
 }
 static const rt_job_mem MEM_MAPPED = {&F, f_load, f_store, f_map, NULL, NULL};
@@ -251,6 +253,26 @@ static void snap(cap_snap *s, unsigned pet)
     s->pol.q = false;
 }
 
+/* Runs the job jd over the queues as written, with the snapshot of snap(pet), through m. */
+static rt_job_result run_job(const rt_job_desc *jd, unsigned pet, const rt_job_mem *m)
+{
+    cap_snap s;
+    snap(&s, pet);
+    rt_job_result res;
+    rt_job_run(jd, &s, m, &res);
+    return res;
+}
+
+/* The usual job: nrays rays queued (ray queue TAIL = nrays), the descriptor of desc(opts),
+ * FP32 records, plain loads. */
+static rt_job_result run_rays(uint32_t nrays, uint32_t opts)
+{
+    w(QRAY + 4, 4, nrays);
+    rt_job_desc jd;
+    desc(&jd, opts);
+    return run_job(&jd, CAP_T_FP32, &MEM);
+}
+
 static void check_hit(unsigned slot, uint32_t ray, uint32_t prim, uint32_t t, uint32_t u,
                       uint32_t v)
 {
@@ -275,13 +297,7 @@ static void test_closest_hit(void **st)
     ray32(2, 1, 2, 4, 1, 0, 100);   /* B is behind (t = -1); A at t 1: u = 1/4, v = 2/4 */
     ray32(3, 1, 2, 0, 1, 0, 2);     /* both beyond tmax 2: miss */
     ray32(4, 1, 2, 0, 1, 4, 100);   /* tmin 4 excludes B: A at t 5 */
-    w(QRAY + 4, 4, 5);
-    rt_job_desc jd;
-    desc(&jd, 0);
-    cap_snap s;
-    snap(&s, CAP_T_FP32);
-    rt_job_result res;
-    rt_job_run(&jd, &s, &MEM, &res);
+    rt_job_result res = run_rays(5, 0);
     assert_int_equal(res.status, RT_JOB_OK);
     assert_int_equal(res.rays, 5);
     assert_int_equal(res.hits, 3);
@@ -319,13 +335,7 @@ static void test_traversal_order(void **st)
         else
             trirange(TR_B, 1, 0, TRIS);
         ray32(0, 1, 2, c == 1 ? 4.0f : 0.0f, 1, 0, 100);
-        w(QRAY + 4, 4, 1);
-        rt_job_desc jd;
-        desc(&jd, 0);
-        cap_snap s;
-        snap(&s, CAP_T_FP32);
-        rt_job_result res;
-        rt_job_run(&jd, &s, &MEM, &res);
+        rt_job_result res = run_rays(1, 0);
         if (c == 1) {
             assert_int_equal(res.status, RT_JOB_MEM_FAULT);
             assert_int_equal(res.fault_addr, HOLE);
@@ -345,37 +355,40 @@ static void test_traversal_order(void **st)
  * in one leaf (box z 3..5), TriRange {0, 1} gives A at t 5 to a ray along +z although B,
  * the next triangle in the buffer, lies in front at t 3; TriRange {1, 1} gives B at t 7
  * to a ray along -z although A, the triangle before it, lies in front at t 5; TriRange
- * {0, 2} gives B at t 3, the closest hit of the leaf although A is tested (and hit) first,
- * also to a second ray through the mapped read path, which takes the leaf's triangles in
- * place from the engine's leaf cache (docs/rt.md "Offload engine"). */
+ * {0, 2} gives B at t 3, the closest hit of the leaf although A is tested (and hit) first.
+ * Each case has a second ray, which on the mapped read path takes the leaf's triangles in
+ * place from the engine's leaf cache (docs/rt.md "Offload engine"): at triangle `first`
+ * of the buffer, not at its start. */
 static void test_trirange_bounds(void **st)
 {
     (void)st;
     rt_job_desc jd;
-    cap_snap s;
+    desc(&jd, 0);
     rt_job_result res;
-    snap(&s, CAP_T_FP32);
     for (unsigned k = 0; k < 2; k++) {
-        setup(8);
-        scene_one_leaf();
-        trirange(TR_AB, k, 1, TRIS);
-        ray32(0, 1, 2, k ? 10.0f : 0.0f, k ? -1.0f : 1.0f, 0, 100);
-        w(QRAY + 4, 4, 1);
-        desc(&jd, 0);
-        rt_job_run(&jd, &s, &MEM, &res);
-        assert_int_equal(res.status, RT_JOB_OK);
-        assert_int_equal(res.hits, 1);
-        if (k)
-            check_hit(0, 0, 1, f32(7.0f), f32(0.5f), f32(0.25f));
-        else
-            check_hit(0, 0, 0, f32(5.0f), f32(0.25f), f32(0.5f));
+        for (unsigned mapped = 0; mapped < 2; mapped++) {
+            setup(8);
+            scene_one_leaf();
+            trirange(TR_AB, k, 1, TRIS);
+            for (unsigned i = 0; i < 2; i++)
+                ray32(i, 1, 2, k ? 10.0f : 0.0f, k ? -1.0f : 1.0f, 0, 100);
+            w(QRAY + 4, 4, 2);
+            res = run_job(&jd, CAP_T_FP32, mapped ? &MEM_MAPPED : &MEM);
+            assert_int_equal(res.status, RT_JOB_OK);
+            assert_int_equal(res.hits, 2);
+            for (unsigned i = 0; i < 2; i++)
+                if (k)
+                    check_hit(i, i, 1, f32(7.0f), f32(0.5f), f32(0.25f));
+                else
+                    check_hit(i, i, 0, f32(5.0f), f32(0.25f), f32(0.5f));
+        }
     }
     setup(8);
     scene_one_leaf();
     ray32(0, 1, 2, 0, 1, 0, 100);
     ray32(1, 1, 2, 0, 1, 0, 100);
     w(QRAY + 4, 4, 2);
-    rt_job_run(&jd, &s, &MEM_MAPPED, &res);
+    res = run_job(&jd, CAP_T_FP32, &MEM_MAPPED);
     assert_int_equal(res.hits, 2);
     check_hit(0, 0, 1, f32(3.0f), f32(0.5f), f32(0.25f));
     check_hit(1, 1, 1, f32(3.0f), f32(0.5f), f32(0.25f));
@@ -403,13 +416,7 @@ static void test_any_hit_and_cull(void **st)
         setup(8);
         scene_one_leaf();
         ray32(0, 1, 2, cases[i].oz, 1, 0, 100);
-        w(QRAY + 4, 4, 1);
-        rt_job_desc jd;
-        desc(&jd, cases[i].opts);
-        cap_snap s;
-        snap(&s, CAP_T_FP32);
-        rt_job_result res;
-        rt_job_run(&jd, &s, &MEM, &res);
+        rt_job_result res = run_rays(1, cases[i].opts);
         assert_int_equal(res.status, RT_JOB_OK);
         assert_int_equal(res.hits, cases[i].hit ? 1 : 0);
         assert_int_equal(res.misses, cases[i].hit ? 0 : 1);
@@ -436,10 +443,7 @@ static void test_tri_buf(void **st)
     rt_job_desc jd;
     desc(&jd, 0);
     jd.tri_buf = TRIS2;
-    cap_snap s;
-    snap(&s, CAP_T_FP32);
-    rt_job_result res;
-    rt_job_run(&jd, &s, &MEM, &res);
+    rt_job_result res = run_job(&jd, CAP_T_FP32, &MEM);
     assert_int_equal(res.status, RT_JOB_OK);
     check_hit(0, 0, 1, f32(2.0f), f32(0.5f), f32(0.25f));
 }
@@ -453,14 +457,9 @@ static void test_wraparound(void **st)
     scene_two_levels();
     queue(QRAY, 3, 1, 4, RAYS);
     queue(QHIT, 2, 2, 4, HITS);
-    ray32(3, 1, 2, 0, 1, 0, 100); /* B t 3 */
-    ray32(0, 1, 2, 4, 1, 0, 100); /* A t 1 */
-    rt_job_desc jd;
-    desc(&jd, 0);
-    cap_snap s;
-    snap(&s, CAP_T_FP32);
-    rt_job_result res;
-    rt_job_run(&jd, &s, &MEM, &res);
+    ray32(3, 1, 2, 0, 1, 0, 100);       /* B t 3 */
+    ray32(0, 1, 2, 4, 1, 0, 100);       /* A t 1 */
+    rt_job_result res = run_rays(1, 0); /* TAIL 1 after HEAD 3 of 4: two rays */
     assert_int_equal(res.status, RT_JOB_OK);
     assert_int_equal(res.rays, 2);
     check_hit(2, 3, 1, f32(3.0f), f32(0.5f), f32(0.25f));
@@ -480,13 +479,7 @@ static void test_full_queues(void **st)
     queue(QHIT, 0, 1, 3, HITS); /* CAP 3: slots 1 free, then (2+1) mod 3 == HEAD: full */
     ray32(0, 1, 2, 0, 1, 0, 100);
     ray32(1, 1, 2, 4, 1, 0, 100);
-    w(QRAY + 4, 4, 2);
-    rt_job_desc jd;
-    desc(&jd, 0);
-    cap_snap s;
-    snap(&s, CAP_T_FP32);
-    rt_job_result res;
-    rt_job_run(&jd, &s, &MEM, &res);
+    rt_job_result res = run_rays(2, 0);
     assert_int_equal(res.status, RT_JOB_QUEUE_FULL);
     assert_int_equal(res.rays, 1);
     check_hit(1, 0, 1, f32(3.0f), f32(0.5f), f32(0.25f));
@@ -498,8 +491,7 @@ static void test_full_queues(void **st)
     scene_two_levels();
     queue(QMISS, 1, 0, 2, MISSES); /* (0+1) mod 2 == HEAD: full from the start */
     ray32(0, 10, 10, 0, 1, 0, 100);
-    w(QRAY + 4, 4, 1);
-    rt_job_run(&jd, &s, &MEM, &res);
+    res = run_rays(1, 0);
     assert_int_equal(res.status, RT_JOB_QUEUE_FULL);
     assert_int_equal(res.rays, 0);
     assert_int_equal(r(QRAY, 4), 0);
@@ -621,11 +613,6 @@ static void test_strict_dom(void **st)
     assert_int_equal(res.events, 0x80);
 }
 
-/* Errata Q-61/Q-58/Q-81. Faults end the job without side effects at the failing ray: an
- * inaccessible ray buffer, a TriRange in a hole on the second ray (the first ray's
- * results stay), a hit queue whose entries lie in a hole (the store of the first hit
- * faults), a misaligned root node, a queue with CAP 0, reserved opts bits. Memory faults,
- * loads and stores alike, report INV_MISS (Q-58). REQ: RT-089 */
 /* Triangle indices are 32-bit (errata P-342), as in rt.tri: a TriRange {first 0xFFFFFFFF,
  * count 2} tests index 0xFFFFFFFF, then index 0. The base puts index 0xFFFFFFFF on B (the
  * ray hits it, t 3) and index 0 at the base itself, which is not memory: the job faults
@@ -660,6 +647,12 @@ static void test_tri_index_wrap(void **st)
     }
 }
 
+/* Errata Q-61/Q-58/Q-81. Faults end the job without side effects at the failing ray: an
+ * inaccessible ray buffer, a TriRange in a hole on the second ray (the first ray's
+ * results stay), a hit queue whose entries lie in a hole (the store of the first hit
+ * faults), a misaligned root node, a queue with CAP 0 (reported at its descriptor),
+ * reserved opts bits, no engine. Memory faults, loads and stores alike, report INV_MISS
+ * (Q-58). REQ: RT-089 RT-043 */
 static void test_faults(void **st)
 {
     (void)st;
@@ -722,6 +715,7 @@ static void test_faults(void **st)
     desc(&jd, 0);
     rt_job_run(&jd, &s, &MEM, &res);
     assert_int_equal(res.status, RT_JOB_BAD_QUEUE);
+    assert_int_equal(res.fault_addr, QMISS);
 
     setup(8);
     F.loads = 0;
@@ -729,30 +723,44 @@ static void test_faults(void **st)
     rt_job_run(&jd, &s, &MEM, &res);
     assert_int_equal(res.status, RT_JOB_BAD_OPTS);
     assert_int_equal(F.loads, 0);
+
+    /* no engine (the host out of memory): a job fault before any access */
+    setup(8);
+    scene_two_levels();
+    ray32(0, 1, 2, 0, 1, 0, 100);
+    w(QRAY + 4, 4, 1);
+    desc(&jd, 0);
+    F.loads = F.stores = 0;
+    rt_job_run_ex(&jd, &s, &MEM, NULL, &res);
+    assert_int_equal(res.status, RT_JOB_MEM_FAULT);
+    assert_int_equal(F.loads + F.stores, 0);
+    assert_int_equal(res.rays, 0);
 }
 
 /* REQ: RT-038. NODE8: the root is two tiles; the only child is child 4 (slot 0 of
  * the second tile), a leaf with B. Without NODE8 only the first (empty) tile is read:
  * a miss. */
+static void scene_node8(void)
+{
+    node4(BVH8, NULL, 0);
+    child c[1] = {{{0, 0, 3}, {4, 4, 3}, 9, 2}};
+    node4(BVH8 + 64, c, 1);
+    /* index 9 counts from BVH8: TriRange at BVH8 + 0x90 */
+    trirange(BVH8 + 0x90, 1, 1, TRIS);
+}
+
 static void test_node8(void **st)
 {
     (void)st;
     for (unsigned n8 = 0; n8 < 2; n8++) {
         setup(8);
-        node4(BVH8, NULL, 0);
-        child c[1] = {{{0, 0, 3}, {4, 4, 3}, 9, 2}}; /* TR_B = BVH8 + ... see below */
-        node4(BVH8 + 64, c, 1);
-        /* index 9 counts from BVH8: TriRange at BVH8 + 0x90 */
-        trirange(BVH8 + 0x90, 1, 1, TRIS);
+        scene_node8();
         ray32(0, 1, 2, 0, 1, 0, 100);
         w(QRAY + 4, 4, 1);
         rt_job_desc jd;
         desc(&jd, n8 ? RT_OPT_NODE8 : 0);
         jd.bvh_base = BVH8;
-        cap_snap s;
-        snap(&s, CAP_T_FP32);
-        rt_job_result res;
-        rt_job_run(&jd, &s, &MEM, &res);
+        rt_job_result res = run_job(&jd, CAP_T_FP32, &MEM);
         assert_int_equal(res.status, RT_JOB_OK);
         assert_int_equal(res.hits, n8);
         if (n8) check_hit(0, 0, 1, f32(3.0f), f32(0.5f), f32(0.25f));
@@ -772,10 +780,7 @@ static void test_eps(void **st)
         rt_job_desc jd;
         desc(&jd, 0);
         jd.eps_code = e;
-        cap_snap s;
-        snap(&s, CAP_T_FP32);
-        rt_job_result res;
-        rt_job_run(&jd, &s, &MEM, &res);
+        rt_job_result res = run_job(&jd, CAP_T_FP32, &MEM);
         assert_int_equal(res.status, RT_JOB_OK);
         assert_int_equal(res.hits, e);
     }
@@ -812,16 +817,12 @@ static void test_unsup_fmt(void **st)
     w(QRAY + 4, 4, 1);
     rt_job_desc jd;
     desc(&jd, 0);
-    cap_snap s;
-    snap(&s, CAP_T_INT8);
-    rt_job_result res;
-    rt_job_run(&jd, &s, &MEM, &res);
+    rt_job_result res = run_job(&jd, CAP_T_INT8, &MEM);
     assert_int_equal(res.status, RT_JOB_OK);
     assert_true(res.unsup_fmt);
     check_hit(0, 0, 1, f32(3.0f), f32(0.5f), f32(0.25f));
-    snap(&s, CAP_T_FP32);
     setup(8);
-    rt_job_run(&jd, &s, &MEM, &res);
+    res = run_job(&jd, CAP_T_FP32, &MEM);
     assert_false(res.unsup_fmt);
 }
 
@@ -890,11 +891,8 @@ static void test_predicated(void **st)
         rt_job_desc jd;
         desc(&jd, 0);
         jd.lanes_off = pass ? 0xAu : 0; /* lanes 1 and 3 off */
-        cap_snap s;
-        snap(&s, CAP_T_FP32);
-        rt_job_result res;
         F.ray_loads = 0;
-        rt_job_run(&jd, &s, &MEM, &res);
+        rt_job_result res = run_job(&jd, CAP_T_FP32, &MEM);
         loads[pass] = F.ray_loads;
         assert_int_equal(res.status, RT_JOB_OK);
         assert_int_equal(res.rays, 4);
@@ -1001,6 +999,35 @@ static bool big_masked(uint32_t j)
 {
     return (BIG_MASK >> (j % 64)) & 1;
 }
+
+/* Ray i of a big job: from (x, y, 0) along +z, t in [0, 100]. */
+static void big_ray(uint32_t i, float x, float y)
+{
+    float v[8] = {x, y, 0, 0, 0, 1, 0, 100};
+    for (unsigned k = 0; k < 8; k++)
+        w(BIG_RAYS + 32 * i + 4 * k, 4, f32(v[k]));
+}
+
+/* The queues of a big job of n rays (each of capacity n + 1), hit entries at hits. */
+static void big_queues(uint32_t n, uint64_t hits)
+{
+    queue(QRAY, 0, n, n + 1, BIG_RAYS);
+    queue(QHIT, 0, 0, n + 1, hits);
+    queue(QMISS, 0, 0, n + 1, BIG_MISS);
+}
+
+/* Runs jd on an engine of `threads` host threads (it takes at most 64) through the
+ * mapped memory. */
+static rt_job_result run_engine(const rt_job_desc *jd, const cap_snap *s, unsigned threads)
+{
+    rt_job_engine *e = rt_job_engine_new(threads);
+    assert_non_null(e);
+    assert_int_equal(rt_job_engine_threads(e), threads > 64 ? 64 : threads);
+    rt_job_result res;
+    rt_job_run_ex(jd, s, &MEM_MAPPED, e, &res);
+    rt_job_engine_free(e);
+    return res;
+}
 static void test_split_engine_rules(void **st)
 {
     (void)st;
@@ -1016,24 +1043,15 @@ static void test_split_engine_rules(void **st)
             }
             for (uint32_t i = 0; i < BIG_N; i++) {
                 bool deep = i == 9 || i == 10; /* hits B (or reaches the hole) */
-                float v[8] = {deep ? 1.0f : 10.0f, deep ? 2.0f : 10.0f, 0, 0, 0, 1, 0, 100};
-                for (unsigned k = 0; k < 8; k++)
-                    w(BIG_RAYS + 32 * i + 4 * k, 4, f32(v[k]));
+                big_ray(i, deep ? 1.0f : 10.0f, deep ? 2.0f : 10.0f);
             }
-            queue(QRAY, 0, BIG_N, BIG_N + 1, BIG_RAYS);
-            queue(QHIT, 0, 0, BIG_N + 1, BIG_HITS);
-            queue(QMISS, 0, 0, BIG_N + 1, BIG_MISS);
+            big_queues(BIG_N, BIG_HITS);
             rt_job_desc jd;
             desc(&jd, 0);
             jd.lanes_off = BIG_MASK;
             cap_snap s;
             snap_svm(&s, CAP_T_FP32, c == 1 ? 0x20 : 0, c == 0 ? 0x3 : 0);
-            rt_job_engine *e = rt_job_engine_new(threads);
-            assert_non_null(e);
-            assert_int_equal(rt_job_engine_threads(e), threads > 64 ? 64 : threads);
-            rt_job_result res;
-            rt_job_run_ex(&jd, &s, &MEM_MAPPED, e, &res);
-            rt_job_engine_free(e);
+            rt_job_result res = run_engine(&jd, &s, threads);
             /* the rays the job completed: all, or those before ray 9 */
             uint32_t end = c == 1 || c == 2 ? 9 : BIG_N, live = 0;
             for (uint32_t j = 0; j < end; j++)
@@ -1091,22 +1109,14 @@ static void test_split_matches_one_thread(void **st)
             for (uint32_t i = 0; i < 128; i++) {
                 bool deep = (i / 32) % 2 == 0;
                 float xy = deep ? 1.0f : c == 1 && i == 100 ? 5.0f : 10.0f;
-                float v[8] = {xy, deep ? 2.0f : xy, 0, 0, 0, 1, 0, 100};
-                for (unsigned k = 0; k < 8; k++)
-                    w(BIG_RAYS + 32 * i + 4 * k, 4, f32(v[k]));
+                big_ray(i, xy, deep ? 2.0f : xy);
             }
-            queue(QRAY, 0, 128, 129, BIG_RAYS);
-            queue(QHIT, 0, 0, 129, c == 0 ? SPLIT_HQ : BIG_HITS);
-            queue(QMISS, 0, 0, 129, BIG_MISS);
+            big_queues(128, c == 0 ? SPLIT_HQ : BIG_HITS);
             rt_job_desc jd;
             desc(&jd, 0);
             cap_snap s;
             snap(&s, CAP_T_FP32);
-            rt_job_engine *e = rt_job_engine_new(threads);
-            assert_non_null(e);
-            rt_job_result res;
-            rt_job_run_ex(&jd, &s, &MEM_MAPPED, e, &res);
-            rt_job_engine_free(e);
+            rt_job_result res = run_engine(&jd, &s, threads);
             uint64_t hb = c == 0 ? SPLIT_HQ : BIG_HITS;
             if (c == 0) {
                 assert_int_equal(res.status, RT_JOB_OK);
@@ -1132,6 +1142,118 @@ static void test_split_matches_one_thread(void **st)
     }
 }
 
+/* The engine's node and leaf caches (docs/rt.md "Offload engine"): within a job, a ray
+ * through nodes and leaves that an earlier ray read takes them from the caches and reads
+ * nothing of the BVH again, only its own ray record. Counted on the mapped read path
+ * (every record read is one map call): a job of two identical rays makes exactly one
+ * read more than the job of the first ray alone. Scenes: two nodes and two leaves, all
+ * visited (the ray at (3.5, 3.5) passes through both leaf boxes and misses both
+ * triangles), and a Node8 root, both of whose tiles are cached. A store inside the address
+ * span of the records cached so far starts a new cache generation (rt_job.c), so the queues
+ * the job writes lie outside that span. */
+static void test_engine_caches(void **st)
+{
+    (void)st;
+    for (unsigned n8 = 0; n8 < 2; n8++) {
+        unsigned reads[3];
+        for (uint32_t n = 1; n <= 2; n++) {
+            setup(8);
+            if (n8) { /* B and the hit queue above the Node8 (see above) */
+                scene_node8();
+                tri32(BVH8 + 0x100, TRI_B, 0);
+                trirange(BVH8 + 0x90, 0, 1, BVH8 + 0x100);
+                queue(QHIT, 0, 0, 8, BIG_HITS);
+            } else {
+                scene_two_levels();
+            }
+            for (uint32_t i = 0; i < n; i++)
+                ray32(i, n8 ? 1.0f : 3.5f, n8 ? 2.0f : 3.5f, 0, 1, 0, 100);
+            w(QRAY + 4, 4, n);
+            rt_job_desc jd;
+            desc(&jd, n8 ? RT_OPT_NODE8 : 0);
+            if (n8) jd.bvh_base = BVH8;
+            F.maps = 0;
+            rt_job_result res = run_job(&jd, CAP_T_FP32, &MEM_MAPPED);
+            assert_int_equal(res.status, RT_JOB_OK);
+            assert_int_equal(res.hits, n8 ? n : 0);
+            assert_int_equal(res.misses, n8 ? 0 : n);
+            reads[n] = F.maps;
+        }
+        /* the first ray: its record, the nodes, TriRanges and triangles it visits */
+        assert_true(reads[1] >= (n8 ? 4u : 7u));
+        assert_int_equal(reads[2] - reads[1], 1);
+    }
+}
+
+/* Two hits at the same t with the same index (errata P-343): two leaves whose TriRanges
+ * both name triangle 0, at different bases, hit at t 5. The closest-hit rule (ties to the
+ * lower index) does not separate them; the first found in traversal order is kept. The
+ * two leaf boxes are equal, so child 0 is visited first (ties to the lower child). At
+ * TRIS triangle A: u = x/4, v = y/4; at TRIS2 A with v1 and v2 swapped: u = y/4, v = x/4.
+ * The ray at (1, 2) gets (1/4, 2/4) from A and (2/4, 1/4) from the other: whichever base
+ * child 0 names gives the result. Through plain loads and through the leaf cache.
+ * REQ: RT-036 RT-065 */
+static void test_tie_same_index(void **st)
+{
+    (void)st;
+    static const float TRI_A_SWAPPED[9] = {0, 0, 5, 0, 4, 5, 4, 0, 5};
+    for (unsigned first_swapped = 0; first_swapped < 2; first_swapped++) {
+        for (unsigned mapped = 0; mapped < 2; mapped++) {
+            setup(8);
+            tri32(TRIS2, TRI_A_SWAPPED, 0);
+            child root[2] = {{{0, 0, 5}, {4, 4, 5}, 8, 2}, {{0, 0, 5}, {4, 4, 5}, 9, 2}};
+            node4(BVH, root, 2);
+            trirange(TR_A, 0, 1, first_swapped ? TRIS2 : TRIS);
+            trirange(TR_B, 0, 1, first_swapped ? TRIS : TRIS2);
+            ray32(0, 1, 2, 0, 1, 0, 100);
+            w(QRAY + 4, 4, 1);
+            rt_job_desc jd;
+            desc(&jd, 0);
+            rt_job_result res = run_job(&jd, CAP_T_FP32, mapped ? &MEM_MAPPED : &MEM);
+            assert_int_equal(res.status, RT_JOB_OK);
+            assert_int_equal(res.hits, 1);
+            if (first_swapped)
+                check_hit(0, 0, 0, f32(5.0f), f32(0.5f), f32(0.25f));
+            else
+                check_hit(0, 0, 0, f32(5.0f), f32(0.25f), f32(0.5f));
+        }
+    }
+}
+
+/* A job's store over a TriRange record it has read (and cached) is seen by its later rays,
+ * as in a job without caches (errata P-341). The leaf's TriRange lies above the node and
+ * the triangles, where the hit queue's first entry lands: ray 0 hits A (t 5, u 1/4, v 2/4)
+ * and its entry {ray 0, prim 0, ...} rewrites the record's first and count to 0, so ray 1,
+ * the same ray, reads an empty leaf and misses. Through the plain loads (no leaf cache)
+ * and through the map (cached leaf) alike. REQ: RT-036 */
+#define TR_HIGH 0x10300u /* index 0x30 */
+static void test_cache_trirange_overwritten(void **st)
+{
+    (void)st;
+    for (unsigned mapped = 0; mapped < 2; mapped++) {
+        setup(8);
+        child root[1] = {{{0, 0, 5}, {4, 4, 5}, (TR_HIGH - BVH) / 16, 2}};
+        node4(BVH, root, 1);
+        trirange(TR_HIGH, 0, 1, TRIS);
+        queue(QHIT, 0, 0, 8, TR_HIGH);
+        for (unsigned i = 0; i < 2; i++)
+            ray32(i, 1, 2, 0, 1, 0, 100);
+        w(QRAY + 4, 4, 2);
+        rt_job_desc jd;
+        desc(&jd, 0);
+        rt_job_result res = run_job(&jd, CAP_T_FP32, mapped ? &MEM_MAPPED : &MEM);
+        assert_int_equal(res.status, RT_JOB_OK);
+        assert_int_equal(res.hits, 1);
+        assert_int_equal(res.misses, 1);
+        assert_int_equal(r(TR_HIGH, 4), 0);     /* ray 0 = first */
+        assert_int_equal(r(TR_HIGH + 4, 4), 0); /* prim 0 = count */
+        assert_int_equal(r(TR_HIGH + 8, 4), f32(5.0f));
+        assert_int_equal(r(TR_HIGH + 12, 4), f32(0.25f));
+        assert_int_equal(r(TR_HIGH + 16, 4), f32(0.5f));
+        assert_int_equal(r(MISSES, 4), 1);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1148,6 +1270,9 @@ int main(void)
         cmocka_unit_test(test_faults),
         cmocka_unit_test(test_tri_index_wrap),
         cmocka_unit_test(test_node8),
+        cmocka_unit_test(test_engine_caches),
+        cmocka_unit_test(test_cache_trirange_overwritten),
+        cmocka_unit_test(test_tie_same_index),
         cmocka_unit_test(test_eps),
         cmocka_unit_test(test_decode),
         cmocka_unit_test(test_unsup_fmt),

@@ -1413,8 +1413,9 @@ static void test_no_custom_epsilon(void **state)
 /* A reset discards queued offload jobs and restarts tickets at 1 (errata Q-80): two jobs
  * (tickets 1, 2) queued, the hart reset: RTSTAT.BUSY clears and the hit queue stays
  * empty; the next submission gets ticket 1 again and waiting for it runs it. A descriptor
- * that cannot be read raises a load access fault with CAP.XMEM.EVENTS.INV_MISS (Q-61,
- * Q-58). REQ: RT-122 RT-123 RT-015 RT-089 RT-118 */
+ * that cannot be read, wholly or in its last doubleword, raises a load access fault at the
+ * first failing address with CAP.XMEM.EVENTS.INV_MISS (Q-61, Q-58). REQ: RT-122 RT-123 RT-015
+ * RT-089 RT-118 */
 static void test_offload_reset(void **state)
 {
     (void)state;
@@ -1446,6 +1447,19 @@ static void test_offload_reset(void **state)
     assert_int_equal(r.h->mcause, 5);
     assert_int_equal(r.h->mtval, UNMAPPED);
     assert_int_equal(csr(&r, EVENTS), 1); /* INV_MISS only */
+    /* A descriptor whose last doubleword (bytes 64-71) lies past the end of RAM: the fault
+     * is at the first failing address, RAM's end, and nothing is queued. */
+    wcsr(&r, EVENTS, ~UINT64_C(0));
+    for (unsigned i = 0; i < 64; i += 8)
+        put64(&r, RAM + RAM_SIZE - 64 + i, 0);
+    r.h->x[T1] = 0x55;
+    r.h->x[A0] = RAM + RAM_SIZE - 64;
+    assert_int_equal(exec1(&r, XSUBMIT(T1, A0)), 1);
+    assert_int_equal(r.h->mcause, 5);
+    assert_int_equal(r.h->mtval, RAM + RAM_SIZE);
+    assert_int_equal(r.h->x[T1], 0x55);
+    assert_int_equal(csr(&r, RTSTAT) & 1, 0); /* not BUSY: no job */
+    assert_int_equal(csr(&r, EVENTS), 1);
     down(&r);
 }
 

@@ -42,8 +42,10 @@ typedef struct {
     uint32_t first, count;
 } leaf_ent;
 
+/* One per thread, each on cache lines of its own: a thread writes its table's bookkeeping
+ * (evict, lo, hi) while the others read theirs at every node visit. */
 typedef struct {
-    cache_tag *tag, *ltag;
+    _Alignas(128) cache_tag *tag, *ltag;
     rt_node4w *node; /* 2^bits entries */
     leaf_ent *leaf;  /* 2^(bits+1) entries */
     uint64_t mask, lmask;
@@ -218,7 +220,8 @@ static bool read_plain(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
  * host pointer to a from rt_job_mem.map_w: plain memory) or else through the store
  * callback. A store over a cached node tile starts a new cache generation. */
 /* REQ: RT-088 RT-097 */
-static bool store_bytes(job_ctx *c, uint64_t a, uint8_t *host, unsigned n, const uint8_t *buf)
+__attribute__((always_inline)) static inline bool store_bytes(job_ctx *c, uint64_t a, uint8_t *host,
+                                                              unsigned n, const uint8_t *buf)
 {
     if (c->nc && a < c->nc->hi && a + n > c->nc->lo) cache_new_gen(c->nc);
     if (host) {
@@ -387,27 +390,25 @@ static bool leaf(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, uint64_t tr
     bool done = false,
          ok = fetched(c, rt_fetch_trirange(&c->fetch, tr_addr, &tr)) && spend(c, tr.count);
     uint64_t base = k->tri_buf ? k->tri_buf : tr.base;
-    rt_tri_src src = {NULL, &c->fetch, base, k->e};
+    uint64_t start = base + 36u * (uint64_t)tr.first, bytes = 36u * (uint64_t)tr.count;
+    /* A leaf that can be cached (FP32 triangles, one run without an index wrap) is read in
+     * place when every triangle fetch would read plain memory (rt_fetch_run), as later
+     * visits read it; otherwise triangle by triangle, which decides faults and zero fills. */
+    bool cacheable = ok && !c->fetch.inv_miss && k->e == RT_ELEM_FP32 &&
+                     tr.count <= LEAF_CACHE_MAX && (uint64_t)tr.first + tr.count <= UINT32_MAX;
+    const uint8_t *tp = NULL;
+    if (cacheable) tp = tr.count ? rt_fetch_run(&c->fetch, start, 4, bytes) : (const uint8_t *)"";
+    rt_tri_src src = {tp, &c->fetch, base, k->e};
     if (ok)
         ok = fetched(
             c, rt_leaf_closest(&src, tr.first, tr.count, p, k->cull, k->eps, k->any, best, &done));
-    bool zeroed = c->fetch.inv_miss;
     c->fetch.inv_miss |= inv;
-    if (!ok || done) return ok;
-    /* Every triangle was fetched without a zero fill: keep the leaf when its triangles are
-     * one run of plain FP32 memory. */
-    uint64_t start = base + 36u * (uint64_t)tr.first, bytes = 36u * (uint64_t)tr.count;
-    const uint8_t *tp = NULL;
-    if (!zeroed && k->e == RT_ELEM_FP32 && tr.count <= LEAF_CACHE_MAX &&
-        (uint64_t)tr.first + tr.count <= UINT32_MAX && start + bytes >= start && c->m->map)
-        tp = tr.count ? c->m->map(c->m->ctx, start, (unsigned)bytes) : (const uint8_t *)"";
-    if (tp) {
-        if (nc->ltag[li].gen == nc->gen) nc->evict++;
-        nc->leaf[li] = (leaf_ent){tp, tr.first, tr.count};
-        nc->ltag[li] = (cache_tag){tr_addr, nc->gen};
-        cache_range(nc, tr_addr, 16);
-        if (bytes) cache_range(nc, start, bytes);
-    }
+    if (!ok || !tp) return ok;
+    if (nc->ltag[li].gen == nc->gen) nc->evict++;
+    nc->leaf[li] = (leaf_ent){tp, tr.first, tr.count};
+    nc->ltag[li] = (cache_tag){tr_addr, nc->gen};
+    cache_range(nc, tr_addr, 16);
+    if (bytes) cache_range(nc, start, bytes);
     return true;
 }
 
@@ -515,7 +516,9 @@ static bool trace_slot(job_ctx *c, const trav_cfg *k, uint64_t ray_addr, trav_hi
 
 /* ---- the job ---- */
 
-/* REQ: RT-100 RT-104 */
+/* The domain the job's accesses act for: memctl.dom, or CAP.XMEM.DOM when 0 (RT consumes
+ * CAP's memory defaults, CAP 5.1.5). */
+/* REQ: RT-100 RT-104 CAP-150 CAP-013 */
 static unsigned effective_dom(const rt_job_desc *jd, const cap_snap *s)
 {
     unsigned dom = jd->memctl[0];
@@ -617,27 +620,47 @@ struct split_job {
     uint32_t n;
     uint64_t lanes_off;
     bool oob_zero;
-    uint64_t wr[5][2];             /* what the job writes */
-    uint64_t ring;                 /* blocks in the ring (eng->ring_blocks) */
-    atomic_uint_fast64_t next;     /* the next block to trace */
-    atomic_uint_fast64_t appended; /* blocks appended: their ring slots are free */
-    atomic_bool stop;              /* the job ended, or a tracer declined */
+    uint64_t wr[5][2]; /* what the job writes */
+    uint64_t ring;     /* blocks in the ring (eng->ring_blocks) */
+    /* Each on a cache line of its own (written by different threads). */
+    _Alignas(128) atomic_uint_fast64_t next;     /* the next block to trace */
+    _Alignas(128) atomic_uint_fast64_t appended; /* blocks appended: their ring slots are free */
+    _Alignas(128) atomic_bool stop;              /* the job ended, or a tracer declined */
 };
 
+/* A tracer thread's state. It reads private copies of what it consults at every ray or
+ * node visit (configuration, snapshot, memory interface, ray queue, the ranges it must not
+ * read), each tracer on cache lines of its own: the appending thread keeps writing its own
+ * queue and result records, which could share a cache line with the originals on its
+ * stack, and a reader on another core would then miss that line again and again. */
 typedef struct {
-    job_ctx c;
+    _Alignas(128) job_ctx c;
     rt_job_result scratch;
+    trav_cfg k;
+    cap_snap s;
+    rt_job_mem m;
+    uint64_t ray_base, lanes_off;
+    uint32_t ray_head, ray_cap;
+    uint64_t wr[5][2];
 } tracer;
 
 static void tracer_init(tracer *tr, split_job *sj, unsigned t)
 {
     node_cache *nc = &sj->eng->cache[t];
     cache_new_gen(nc);
-    tr->c = (job_ctx){sj->m, &tr->scratch, nc,
-                      (rt_fetch){.mem = sj->m,
+    tr->k = *sj->k;
+    tr->s = *sj->s;
+    tr->m = *sj->m;
+    tr->ray_base = sj->rq->base;
+    tr->ray_head = sj->rq->head;
+    tr->ray_cap = sj->rq->cap;
+    tr->lanes_off = sj->lanes_off;
+    memcpy(tr->wr, sj->wr, sizeof tr->wr);
+    tr->c = (job_ctx){&tr->m, &tr->scratch, nc,
+                      (rt_fetch){.mem = &tr->m,
                                  .oob_zero = sj->oob_zero,
                                  .map_only = true,
-                                 .forbid = (const uint64_t(*)[2])sj->wr,
+                                 .forbid = (const uint64_t(*)[2])tr->wr,
                                  .nforbid = 5}};
 }
 
@@ -652,10 +675,10 @@ static bool trace_block(split_job *sj, tracer *tr, uint64_t b)
 {
     uint64_t j0 = b * SPLIT_BLOCK, j1 = j0 + SPLIT_BLOCK < sj->n ? j0 + SPLIT_BLOCK : sj->n;
     ray_out *o = sj->eng->ring + (b % sj->ring) * SPLIT_BLOCK;
-    unsigned rsz = rt_ray_bytes(sj->k->e);
-    uint32_t i = (uint32_t)(((uint64_t)sj->rq->head + j0) % sj->rq->cap), cap = sj->rq->cap;
+    unsigned rsz = rt_ray_bytes(tr->k.e);
+    uint32_t cap = tr->ray_cap, i = (uint32_t)(((uint64_t)tr->ray_head + j0) % cap);
     for (uint64_t j = j0; j < j1; j++, o++, i = i + 1 == cap ? 0 : i + 1) {
-        if ((sj->lanes_off >> (j % 64)) & 1) { /* masked-off lane: not traced */
+        if ((tr->lanes_off >> (j % 64)) & 1) { /* masked-off lane: not traced */
             o->kind = OUT_MASKED;
             o->events = 0;
             continue;
@@ -664,8 +687,8 @@ static bool trace_block(split_job *sj, tracer *tr, uint64_t b)
         tr->scratch.events = 0;
         tr->c.fetch.inv_miss = false;
         trav_hit h;
-        if (trace_slot(&tr->c, sj->k, sj->rq->base + (uint64_t)i * rsz, &h)) {
-            ray_result(sj->k, sj->s, &h, o);
+        if (trace_slot(&tr->c, &tr->k, tr->ray_base + (uint64_t)i * rsz, &h)) {
+            ray_result(&tr->k, &tr->s, &h, o);
         } else {
             if (tr->c.fetch.declined) {
                 atomic_store(&sj->stop, true);
@@ -780,8 +803,10 @@ rt_job_engine *rt_job_engine_new(unsigned threads)
 {
     if (threads == 0) threads = 1;
     if (threads > RT_JOB_MAX_THREADS) threads = RT_JOB_MAX_THREADS;
-    rt_job_engine *e = calloc(1, sizeof *e);
+    /* sizeof *e is a multiple of its alignment (the per-thread caches' 128 bytes). */
+    rt_job_engine *e = aligned_alloc(_Alignof(rt_job_engine), sizeof *e);
     if (!e) return NULL;
+    memset(e, 0, sizeof *e);
     e->threads = 1;
     if (!cache_init(&e->cache[0], CACHE_MIN_BITS)) {
         rt_job_engine_free(e);
@@ -903,11 +928,6 @@ static uint32_t split_run(split_job *sj, job_ctx *c, queue *rq, queue *hq, queue
 void rt_job_run(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m, rt_job_result *r)
 {
     rt_job_engine *e = rt_job_engine_new(1);
-    if (!e) {
-        memset(r, 0, sizeof *r);
-        r->status = RT_JOB_MEM_FAULT; /* host out of memory: reported as a job fault */
-        return;
-    }
     rt_job_run_ex(jd, s, m, e, r);
     rt_job_engine_free(e);
 }
@@ -917,6 +937,10 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
                    rt_job_engine *eng, rt_job_result *r)
 {
     memset(r, 0, sizeof *r);
+    if (!eng) {
+        r->status = RT_JOB_MEM_FAULT; /* no engine: the host is out of memory */
+        return;
+    }
     node_cache *nc = &eng->cache[0];
     cache_new_gen(nc);
     job_ctx c = {.m = m, .r = r, .nc = nc};

@@ -186,9 +186,12 @@ void rt_job_run(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m, r
  *     memory without a map, the parallel results are dropped and the job runs on one
  *     thread. */
 typedef struct rt_job_engine rt_job_engine;
+/* NULL when the host is out of memory. */
 rt_job_engine *rt_job_engine_new(unsigned threads);
 void rt_job_engine_free(rt_job_engine *e);
 unsigned rt_job_engine_threads(const rt_job_engine *e);
+/* rt_job_run on engine e; without an engine (e NULL: the host was out of memory) the job
+ * ends at once with RT_JOB_MEM_FAULT, as a job fault. */
 void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m, rt_job_engine *e,
                    rt_job_result *r);
 

@@ -104,6 +104,9 @@ void rt_rne_leave(int mode);
 /* Whether the host has F16C (x86-64, with the OS saving AVX state): the node decoders and
  * the node encoder convert binary16 with it, bit for bit as without. */
 bool rt_host_f16c(void);
+/* Whether the host has AVX (x86-64, with the OS saving AVX state): the leaf loop
+ * (rt_leaf.c) tests four triangles at a time with it, bit for bit as one at a time. */
+bool rt_host_avx(void);
 
 /* Exact binary16 -> binary32 widening by bit manipulation; a NaN keeps its sign and
  * payload and becomes quiet, as in the numeric engine's conversion. */

@@ -25,17 +25,6 @@ static void normalize(rt_unit *u)
     if (u->next_ticket == 0) u->next_ticket = 1; /* tickets start at 1 */
 }
 
-/* Every ticket below the oldest queued job (or every issued ticket) is complete. */
-/* REQ: RT-122 RT-123 */
-static void update_completed(rt_unit *u)
-{
-    u->completed_ticket = u->njobs ? u->jobs[0].ticket - 1 : u->next_ticket - 1;
-    if (u->njobs)
-        u->rtstat |= RTSTAT_BUSY_MASK;
-    else
-        u->rtstat &= ~RTSTAT_BUSY_MASK;
-}
-
 /* Runs the oldest queued job and applies its result: flags accrue into STAT/EXC.ST
  * (errata Q-29, never a trap), UNSUP_FMT (Q-69), XMEM events (Q-58), LAST_EC = 3 when
  * the job ended early (a fault or an enabled exception). */
@@ -89,16 +78,15 @@ static void complete_oldest(hart *h, rt_unit *u)
     rt_job_mem m = {
         h, hart_quiet_load, hart_quiet_store, ram_map, bounded ? charge_job : NULL, ram_map_w};
     rt_job_result r;
-    /* The job's accesses are held to XMEM's region rules under its XPHMG_MEMCTL.
-     * REQ: RT-099 */
+    /* The job's accesses are held to XMEM's region rules under its XPHMG_MEMCTL: it reaches
+     * a tiered region only while the domain it runs for owns it, so changing the owner
+     * with xmem.region is the whole handoff, without a copy (CAP 2.2).
+     * REQ: RT-099 CAP-013 CAP-014 CAP-020 */
     if (u->policy.begin) u->policy.begin(u->policy.ctx, &job.snap, jd.memctl);
     /* REQ: RT-121 RT-123 RT-096 */
     if (!u->engine) u->engine = rt_job_engine_new(u->threads);
-    if (u->engine)
-        rt_job_run_ex(&jd, &job.snap, &m, u->engine, &r);
-    else
-        rt_job_run(&jd, &job.snap, &m, &r);
-    /* REQ: RT-099 */
+    rt_job_run_ex(&jd, &job.snap, &m, u->engine, &r);
+    /* REQ: RT-099 CAP-013 CAP-014 CAP-020 */
     if (u->policy.begin) r.events |= u->policy.end(u->policy.ctx);
     /* REQ: RT-121 RT-123 RT-096 */
     cap_accrue(&u->cap->cap, r.flags);
@@ -108,7 +96,6 @@ static void complete_oldest(hart *h, rt_unit *u)
     /* A fault-only-first stop is not a fault (XMEM 5.1, errata P-320): software resumes
      * from the ray queue's HEAD. */
     if (r.status != RT_JOB_OK && r.status != RT_JOB_FOF_STOP) rt_record_error(u, RT_EC_JOB_FAULT);
-    update_completed(u);
 }
 
 /* REQ: RT-123 */
@@ -117,7 +104,6 @@ void rt_offload_drain(hart *h, rt_unit *u)
     normalize(u);
     while (u->njobs)
         complete_oldest(h, u);
-    update_completed(u);
 }
 
 /* xsubmit.rt rd, rs1: reads the descriptor at issue (precise faults), snapshots CAP,
@@ -191,13 +177,13 @@ void rt_exec_xsubmit(hart *h, void *ctx, const hart_insn *d)
     if (u->njobs == RT_JOBQ_DEPTH) complete_oldest(h, u);
     job.ticket = u->next_ticket++;
     u->jobs[u->njobs++] = job;
-    update_completed(u);
     hart_set_x(h, rd, job.ticket);
 }
 
 /* xfence.wait rs1: completes every job up to ticket rs1 (0 = all); a ticket never
- * issued is an illegal instruction (Q-53). */
-/* REQ: RT-119 RT-123 RT-124 XMEM-108 */
+ * issued is an illegal instruction (Q-53). It orders a handoff: a job's writes to the
+ * regions handed to it are visible after the wait, not before (CAP 2.2.4.1). */
+/* REQ: RT-119 RT-123 RT-124 XMEM-108 CAP-024 */
 void rt_exec_xfence_wait(hart *h, void *ctx, const hart_insn *d)
 {
     rt_unit *u = ctx;
@@ -209,7 +195,6 @@ void rt_exec_xfence_wait(hart *h, void *ctx, const hart_insn *d)
     }
     while (u->njobs && (t == 0 || u->jobs[0].ticket <= t))
         complete_oldest(h, u);
-    update_completed(u);
 }
 
 /* xfence.signal rd: a ticket that completes with all earlier work. */
@@ -220,7 +205,6 @@ void rt_exec_xfence_signal(hart *h, void *ctx, const hart_insn *d)
     unsigned rd = d->rd;
     normalize(u);
     uint64_t t = u->next_ticket++;
-    update_completed(u);
     hart_set_x(h, rd, t);
 }
 

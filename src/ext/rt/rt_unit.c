@@ -20,7 +20,7 @@
 #define F_BIT0      0x001u /* rt.bbox T_CLAMP, rt.tri CULL_BACK */
 #define F_PRED_ONLY 0x002u
 #define F_PACK_HINT 0x004u
-#define F_BIT3      0x008u /* rt.bbox W_GUARD (no effect), rt.tri EPS_CTL */
+#define F_BIT3      0x008u /* rt.bbox W_GUARD (errata P-323), rt.tri EPS_CTL */
 #define F_NODE8     0x400u /* rt.bbox only */
 #define F_RSV_BBOX  0x800u
 #define F_RSV_TRI   0xC00u
@@ -140,7 +140,6 @@ static void reset(hart *h, void *ctx)
     u->rtuv = RTUV_RESET;
     /* Offload state: reset discards queued jobs; tickets restart at 1. */
     u->next_ticket = 1;
-    u->completed_ticket = 0;
     u->njobs = 0;
 }
 

@@ -53,9 +53,8 @@ typedef struct rt_unit {
     uint64_t rtcfg, rtstat, rtcap, rtbase, rtq_ray, rtq_hit, rtq_miss, rtconf2;
     uint64_t rtnode, rttri, rtuv;
     /* offload state (rt_offload.c) */
-    uint64_t next_ticket;      /* tickets 1, 2, 3, ... (0 = none), shared with xfence.signal */
-    uint64_t completed_ticket; /* every ticket <= this one is complete */
-    unsigned njobs;            /* queued, oldest first */
+    uint64_t next_ticket; /* tickets 1, 2, 3, ... (0 = none), shared with xfence.signal */
+    unsigned njobs;       /* queued, oldest first */
     rt_pending_job jobs[RT_JOBQ_DEPTH];
     /* the offload engine (node cache, host threads): created at the first job with
      * `threads` host threads (0 = 1; xphmg-sim --rt-threads), freed by rt_unit_free */

@@ -17,11 +17,7 @@ RVTEST_CODE_BEGIN
     OFF_TRAP_SETUP
     /* PET = FP32 (MODE 23:21 = 1), EW 32 (20:19 = 2), APPLY0 (bit 31); EFF_PET 31:28 */
     TEST_CASE(2, a0, 0x10000000, li t0, 0x80300000; csrw PREC_MODE, t0; csrr a0, PREC_STAT; li t1, 0xF0000000; and a0, a0, t1)
-    la s0, desc
-    la s1, rayq
-    la s2, hitq
-    la s3, missq
-    la s4, hits
+    OFF_JOB_REGS
     /* submit: ticket 1, the unit is busy, nothing has run yet (old contents) */
     TEST_CASE(3, s5, 1, xsubmit_rt(s5, s0))
     TEST_CASE(4, a0, 1, csrr a0, RTSTAT; andi a0, a0, 1)
@@ -113,38 +109,17 @@ RVTEST_CODE_BEGIN
 RVTEST_CODE_END
 RVTEST_DATA_BEGIN
     SCENE_BVH(tris)
-tris:
-    .float 0, 0, 5, 4, 0, 5, 0, 4, 5
-    .float 0, 0, 3, 0, 4, 3, 4, 0, 3
-    .align 3
-desc:
-    .dword bvh, rayq, hitq, missq, 0
-    .word 0, 0
-    .space 24
-desc0:
-    .dword bvh, 0, 0, 0, 0
-    .word 0, 0
-    .space 24
-descbad:
-    .dword bvh, rayq, hitq, missq, 0
-    .word 2, 0
-    .space 24
-rayq:
-    .word 0, 3, 8, 0
-    .dword rays
-hitq:
-    .word 0, 0, 8, 0
-    .dword hits
-missq:
-    .word 0, 0, 8, 0
-    .dword misses
+    SCENE_TRIS32(tris)
+    OFF_DESC(desc, bvh, rayq, hitq, missq, 0)
+    OFF_DESC(desc0, bvh, 0, 0, 0, 0)
+    OFF_DESC(descbad, bvh, rayq, hitq, missq, 2)
+    OFF_QUEUE(rayq, 0, 3, 8, rays)
+    OFF_QUEUE(hitq, 0, 0, 8, hits)
+    OFF_QUEUE(missq, 0, 0, 8, misses)
 rays:
     .float 1, 2, 0, 0, 0, 1, 0, 100
     .float 10, 10, 0, 0, 0, 1, 0, 100
     .float 1, 2, 4, 0, 0, 1, 0, 100
     .space 32 * 5
-hits:
-    .space 24 * 8
-misses:
-    .space 4 * 8
+    OFF_RESULTS(hits, misses)
 RVTEST_DATA_END

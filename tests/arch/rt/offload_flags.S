@@ -14,8 +14,7 @@ RVTEST_CODE_BEGIN
     OFF_TRAP_SETUP
     /* MODE: PET FP16, EW 16, APPLY0 (clears the STAT stickies); EFF_PET 31:28 = 0 */
     TEST_CASE(2, a0, 0, li t0, 0x80080000; csrw PREC_MODE, t0; csrr a0, PREC_STAT; li t1, 0xF000C000; and a0, a0, t1)
-    la s0, desc1
-    la s4, hits
+    OFF_JOB_REGS
     li s9, 0x4000 /* STAT.DOWNCAST_TAKEN */
     TEST_CASE(3, s5, 1, xsubmit_rt(s5, s0))
     TEST_CASE(4, a0, 0, csrr a0, PREC_STAT; and a0, a0, s9)
@@ -66,46 +65,22 @@ RVTEST_CODE_BEGIN
 RVTEST_CODE_END
 RVTEST_DATA_BEGIN
     SCENE_BVH(tris)
-    .align 2
-tris:
-    .half 0, 0, 0x4500, 0x4400, 0, 0x4500, 0, 0x4400, 0x4500
-    .half 0, 0, 0x4200, 0, 0x4400, 0x4200, 0x4400, 0, 0x4200
-    .align 3
-desc1:
-    .dword bvh, rayq, hitq, missq, 0
-    .word 0, 0
-    .space 24
-desc2:
-    .dword bvh, rayq2, hitq2, missq, 0
-    .word 0, 0
-    .space 24
-rayq:
-    .word 0, 1, 8, 0
-    .dword rays
-hitq:
-    .word 0, 0, 8, 0
-    .dword hits
-missq:
-    .word 0, 0, 8, 0
-    .dword misses
-rayq2:
-    .word 0, 1, 8, 0
-    .dword rays2
-hitq2:
-    .word 0, 0, 8, 0
-    .dword hits2
+    SCENE_TRIS16(tris)
+    OFF_DESC(desc, bvh, rayq, hitq, missq, 0)
+    OFF_DESC(desc2, bvh, rayq2, hitq2, missq, 0)
+    OFF_QUEUE(rayq, 0, 1, 8, rays)
+    OFF_QUEUE(hitq, 0, 0, 8, hits)
+    OFF_QUEUE(missq, 0, 0, 8, misses)
+    OFF_QUEUE(rayq2, 0, 1, 8, rays2)
+    OFF_QUEUE(hitq2, 0, 0, 8, hits2)
 rays:
-    .half 0x3C00, 0x4000, 0, 0, 0, 0x3C00, 0, 0x5640
+    RAY16_B
 rays2:
     .half 0x3C00, 0x4000, 0, 0, 0, 0x0200, 0, 0x7C00
     .half 0x3C00, 0x4000, 0, 0, 0, 0x0200, 0, 0x7C00
     .half 0x3C00, 0x4000, 0, 0, 0, 0x0200, 0, 0x7C00
     .space 16 * 5
-    .align 3
-hits:
-    .space 24 * 8
+    OFF_RESULTS(hits, misses)
 hits2:
     .space 24 * 8
-misses:
-    .space 4 * 8
 RVTEST_DATA_END

@@ -15,9 +15,7 @@
 RVTEST_CODE_BEGIN
     OFF_TRAP_SETUP
     li s9, 0xF000
-    la s0, desc
-    la s1, rayq
-    la s4, hits
+    OFF_JOB_REGS
     /* APPLY clears the stickies */
     TEST_CASE(2, a0, 0, li t0, 0x84080000; csrw PREC_MODE, t0; csrr a0, PREC_STAT; and a0, a0, s9)
     /* RT domain alone: DOWNCAST_TAKEN only */
@@ -48,32 +46,15 @@ RVTEST_CODE_BEGIN
 RVTEST_CODE_END
 RVTEST_DATA_BEGIN
     SCENE_BVH(tris)
-    .align 2
-tris:
-    .half 0, 0, 0x4500, 0x4400, 0, 0x4500, 0, 0x4400, 0x4500
-    .half 0, 0, 0x4200, 0, 0x4400, 0x4200, 0x4400, 0, 0x4200
-    .align 3
-desc:
-    .dword bvh, rayq, hitq, missq, 0
-    .word 0, 0
-    .space 24
-rayq:
-    .word 0, 1, 8, 0
-    .dword rays
-hitq:
-    .word 0, 0, 8, 0
-    .dword hits
-missq:
-    .word 0, 0, 8, 0
-    .dword misses
+    SCENE_TRIS16(tris)
+    OFF_DESC(desc, bvh, rayq, hitq, missq, 0)
+    OFF_QUEUE(rayq, 0, 1, 8, rays)
+    OFF_QUEUE(hitq, 0, 0, 8, hits)
+    OFF_QUEUE(missq, 0, 0, 8, misses)
 rays:
-    .half 0x3C00, 0x4000, 0, 0, 0, 0x3C00, 0, 0x5640
-    .half 0x3C00, 0x4000, 0, 0, 0, 0x3C00, 0, 0x5640
-    .half 0x3C00, 0x4000, 0, 0, 0, 0x3C00, 0, 0x5640
+    RAY16_B
+    RAY16_B
+    RAY16_B
     .space 16 * 5
-    .align 3
-hits:
-    .space 24 * 8
-misses:
-    .space 4 * 8
+    OFF_RESULTS(hits, misses)
 RVTEST_DATA_END

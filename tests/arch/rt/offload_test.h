@@ -88,5 +88,55 @@
     .word 0, 2;                                                                            \
     .dword tris;
 
+/* The scene's triangles A and B at label, binary16 (FMT_TRIANGLE16, PET FP16 jobs) or
+ * binary32 (FMT_TRIANGLE, PET FP32). */
+#define SCENE_TRIS16(label)                                                               \
+    .align 2;                                                                              \
+    label:                                                                                 \
+    .half 0, 0, 0x4500, 0x4400, 0, 0x4500, 0, 0x4400, 0x4500;                             \
+    .half 0, 0, 0x4200, 0, 0x4400, 0x4200, 0x4400, 0, 0x4200;
+#define SCENE_TRIS32(label)                                                               \
+    .align 2;                                                                              \
+    label:                                                                                 \
+    .float 0, 0, 5, 4, 0, 5, 0, 4, 5;                                                      \
+    .float 0, 0, 3, 0, 4, 3, 4, 0, 3;
+
+/* A job descriptor (FMT_RT_DESC, errata Q-81): the BVH root, the ray, hit and miss queue
+ * descriptors, tri_buf 0, opts, memctl all zero. */
+#define OFF_DESC(label, root, rq, hq, mq, opts)                                           \
+    .align 3;                                                                              \
+    label:                                                                                 \
+    .dword root, rq, hq, mq, 0;                                                            \
+    .word opts, 0;                                                                         \
+    .space 24;
+
+/* A queue descriptor (FMT_QUEUE, errata Q-70). */
+#define OFF_QUEUE(label, head, tail, cap, base)                                           \
+    .align 3;                                                                              \
+    label:                                                                                 \
+    .word head, tail, cap, 0;                                                              \
+    .dword base;
+
+/* A binary16 ray (FMT_RAY16) from (1, 2, 0) along +z, tmin 0, tmax 100 (0x5640): it hits
+ * B at t 3, u 0.5, v 0.25. */
+#define RAY16_B .half 0x3C00, 0x4000, 0, 0, 0, 0x3C00, 0, 0x5640;
+
+/* Room for 8 hit entries (FMT_RT_HIT, 24 bytes) and 8 miss entries (4 bytes). */
+#define OFF_RESULTS(hits, misses)                                                         \
+    .align 3;                                                                              \
+    hits:                                                                                  \
+    .space 24 * 8;                                                                         \
+    misses:                                                                                \
+    .space 4 * 8;
+
+/* The one job of a test in registers: s0 its descriptor `desc`, s1-s3 the queue
+ * descriptors rayq, hitq, missq, s4 the hit entries `hits`. */
+#define OFF_JOB_REGS                                                                      \
+    la s0, desc;                                                                           \
+    la s1, rayq;                                                                           \
+    la s2, hitq;                                                                           \
+    la s3, missq;                                                                          \
+    la s4, hits;
+
 /* clang-format on */
 #endif
