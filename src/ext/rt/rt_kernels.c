@@ -511,7 +511,7 @@ bool rt_host_f16c(void)
 
 bool rt_host_avx(void)
 {
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(RT_F16C)       /* probe_vex's block: x86-64, GNU C, not RT_PORTABLE */
     static int known = -1; /* as rt_host_f16c's */
     if (known < 0) known = probe_vex(28) ? 1 : 0;
     return known == 1;
