@@ -83,8 +83,8 @@ typedef struct hart hart;
 typedef struct hart_insn hart_insn;
 /* A handler executes one instruction and returns the address of the next one (after a
  * trap: the trap vector, which hart_raise leaves in h->npc). A store may invalidate the
- * handler's own cache entry (self-modifying code), so handlers read what they need from
- * `d` before storing. */
+ * handler's own cache entry (self-modifying code): that empties its tag, d->pc, so
+ * handlers read d->pc before storing; every other field, d->npc among them, stays. */
 typedef uint64_t (*hart_exec_fn)(hart *h, const hart_insn *d);
 
 /* A decoded instruction as cached per address: the generated decoder's fields plus the

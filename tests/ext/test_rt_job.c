@@ -22,6 +22,7 @@
 
 #include "cap.h"
 #include "cap_profile.h"
+#include "heap_in_use.h"
 #include "rt_job.h"
 #include "xphmg_csr.h"
 
@@ -947,6 +948,46 @@ static void test_svmem_fetches(void **st)
     }
 }
 
+/* Fault-only-first (P-320) turns a memory fault of lane j > 0 into a stop, misaligned
+ * fetches included, and nothing else: ray 1 reaches leaf A, whose triangle base is
+ * misaligned (TRIS + 2: FP32 elements are 4-byte aligned), so ray 1's fetch ends the job
+ * with MISALIGNED, or with FOF a stop after ray 0 (SVFAULTI-to-be = 1); a hit queue that
+ * fills at ray 1 (capacity 2: one entry) ends the job with QUEUE_FULL with or without FOF,
+ * a queue condition rather than a memory fault of the lane. REQ: RT-089 RT-096 */
+static void test_fof_stop_kinds(void **st)
+{
+    (void)st;
+    for (unsigned fof = 0; fof < 2; fof++) {
+        setup(8);
+        scene_two_levels();
+        trirange(TR_A, 0, 1, TRIS + 2); /* A's triangle misaligned */
+        ray32(0, 1, 2, 0, 1, 0, 100);   /* B at t 3: a hit, A skipped */
+        ray32(1, 1, 2, 4, 1, 0, 100);   /* B behind: reaches A */
+        w(QRAY + 4, 4, 2);
+        rt_job_desc jd;
+        desc(&jd, 0);
+        cap_snap s;
+        snap_svm(&s, CAP_T_FP32, fof ? 0x20 : 0, 0);
+        rt_job_result res;
+        rt_job_run(&jd, &s, &MEM, &res);
+        assert_int_equal(res.status, fof ? RT_JOB_FOF_STOP : RT_JOB_MISALIGNED);
+        assert_int_equal(res.svfaulti, 1);
+        assert_int_equal(res.rays, 1);
+        assert_int_equal(res.hits, 1);
+
+        setup(8);
+        scene_two_levels();
+        queue(QHIT, 0, 0, 2, HITS);
+        ray32(0, 1, 2, 0, 1, 0, 100); /* B at t 3 */
+        ray32(1, 1, 2, 0, 1, 0, 100);
+        w(QRAY + 4, 4, 2);
+        rt_job_run(&jd, &s, &MEM, &res);
+        assert_int_equal(res.status, RT_JOB_QUEUE_FULL);
+        assert_int_equal(res.svfaulti, 1);
+        assert_int_equal(res.rays, 1);
+    }
+}
+
 /* A CAP.XMEM.CAP feature that is absent disables its behaviour for RT jobs too (RT 8.6):
  * hyb = 1 under HYB_ENABLE with no CL2 ways in CLSMAP falls back (HYB_FALLBK) only when
  * WAY_PART exists; with WAY_PART = 0 the way partition (and CLSMAP) plays no part.
@@ -1142,6 +1183,40 @@ static void test_split_matches_one_thread(void **st)
     }
 }
 
+/* A split job whose ray count outgrows the engine's block ring (64 blocks of 32 rays at
+ * first) makes the engine grow the ring; every byte comes back when the engine is freed:
+ * after warm-up rounds (one-time state of the C library's threads), 8 more rounds of
+ * engine, job of 4000 rays (125 blocks), free leave the heap as they found them. Every
+ * lane is masked off (lanes_off all ones), so no ray record is read and no entry written:
+ * the ray slots may lie outside memory, and only HEAD moves. */
+static void ring_round(void)
+{
+    setup(8);
+    queue(QRAY, 0, 4000, 4001, 0x100000u);
+    rt_job_desc jd;
+    desc(&jd, 0);
+    jd.lanes_off = ~UINT64_C(0);
+    cap_snap s;
+    snap(&s, CAP_T_FP32);
+    rt_job_result res = run_engine(&jd, &s, 2);
+    assert_int_equal(res.status, RT_JOB_OK);
+    assert_int_equal(res.rays, 4000);
+    assert_int_equal(res.hits + res.misses, 0);
+    assert_int_equal(r(QRAY, 4), 4000);
+}
+
+static void test_split_ring_frees(void **st)
+{
+    (void)st;
+    for (int k = 0; k < 4; k++)
+        ring_round();
+    size_t before = heap_in_use();
+    for (int k = 0; k < 8; k++)
+        ring_round();
+    if (heap_in_use() != before)
+        fail_msg("%zu bytes in use before, %zu after 8 rounds", before, heap_in_use());
+}
+
 /* The engine's node and leaf caches (docs/rt.md "Offload engine"): within a job, a ray
  * through nodes and leaves that an earlier ray read takes them from the caches and reads
  * nothing of the BVH again, only its own ray record. Counted on the mapped read path
@@ -1185,6 +1260,75 @@ static void test_engine_caches(void **st)
     }
 }
 
+/* Two hits at the same t with the same index (errata P-343): two leaves whose TriRanges
+ * both name triangle 0, at different bases, hit at t 5. The closest-hit rule (ties to the
+ * lower index) does not separate them; the first found in traversal order is kept. The
+ * two leaf boxes are equal, so child 0 is visited first (ties to the lower child). At
+ * TRIS triangle A: u = x/4, v = y/4; at TRIS2 A with v1 and v2 swapped: u = y/4, v = x/4.
+ * The ray at (1, 2) gets (1/4, 2/4) from A and (2/4, 1/4) from the other: whichever base
+ * child 0 names gives the result. Through plain loads and through the leaf cache.
+ * REQ: RT-036 RT-065 */
+static void test_tie_same_index(void **st)
+{
+    (void)st;
+    static const float TRI_A_SWAPPED[9] = {0, 0, 5, 0, 4, 5, 4, 0, 5};
+    for (unsigned first_swapped = 0; first_swapped < 2; first_swapped++) {
+        for (unsigned mapped = 0; mapped < 2; mapped++) {
+            setup(8);
+            tri32(TRIS2, TRI_A_SWAPPED, 0);
+            child root[2] = {{{0, 0, 5}, {4, 4, 5}, 8, 2}, {{0, 0, 5}, {4, 4, 5}, 9, 2}};
+            node4(BVH, root, 2);
+            trirange(TR_A, 0, 1, first_swapped ? TRIS2 : TRIS);
+            trirange(TR_B, 0, 1, first_swapped ? TRIS : TRIS2);
+            ray32(0, 1, 2, 0, 1, 0, 100);
+            w(QRAY + 4, 4, 1);
+            rt_job_desc jd;
+            desc(&jd, 0);
+            rt_job_result res = run_job(&jd, CAP_T_FP32, mapped ? &MEM_MAPPED : &MEM);
+            assert_int_equal(res.status, RT_JOB_OK);
+            assert_int_equal(res.hits, 1);
+            if (first_swapped)
+                check_hit(0, 0, 0, f32(5.0f), f32(0.5f), f32(0.25f));
+            else
+                check_hit(0, 0, 0, f32(5.0f), f32(0.25f), f32(0.5f));
+        }
+    }
+}
+
+/* A job's store over a TriRange record it has read (and cached) is seen by its later rays,
+ * as in a job without caches (errata P-341). The leaf's TriRange lies above the node and
+ * the triangles, where the hit queue's first entry lands: ray 0 hits A (t 5, u 1/4, v 2/4)
+ * and its entry {ray 0, prim 0, ...} rewrites the record's first and count to 0, so ray 1,
+ * the same ray, reads an empty leaf and misses. Through the plain loads (no leaf cache)
+ * and through the map (cached leaf) alike. REQ: RT-036 */
+#define TR_HIGH 0x10300u /* index 0x30 */
+static void test_cache_trirange_overwritten(void **st)
+{
+    (void)st;
+    for (unsigned mapped = 0; mapped < 2; mapped++) {
+        setup(8);
+        child root[1] = {{{0, 0, 5}, {4, 4, 5}, (TR_HIGH - BVH) / 16, 2}};
+        node4(BVH, root, 1);
+        trirange(TR_HIGH, 0, 1, TRIS);
+        queue(QHIT, 0, 0, 8, TR_HIGH);
+        for (unsigned i = 0; i < 2; i++)
+            ray32(i, 1, 2, 0, 1, 0, 100);
+        w(QRAY + 4, 4, 2);
+        rt_job_desc jd;
+        desc(&jd, 0);
+        rt_job_result res = run_job(&jd, CAP_T_FP32, mapped ? &MEM_MAPPED : &MEM);
+        assert_int_equal(res.status, RT_JOB_OK);
+        assert_int_equal(res.hits, 1);
+        assert_int_equal(res.misses, 1);
+        assert_int_equal(r(TR_HIGH, 4), 0);     /* ray 0 = first */
+        assert_int_equal(r(TR_HIGH + 4, 4), 0); /* prim 0 = count */
+        assert_int_equal(r(TR_HIGH + 8, 4), f32(5.0f));
+        assert_int_equal(r(TR_HIGH + 12, 4), f32(0.25f));
+        assert_int_equal(r(TR_HIGH + 16, 4), f32(0.5f));
+        assert_int_equal(r(MISSES, 4), 1);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1202,6 +1346,10 @@ int main(void)
         cmocka_unit_test(test_tri_index_wrap),
         cmocka_unit_test(test_node8),
         cmocka_unit_test(test_engine_caches),
+        cmocka_unit_test(test_split_ring_frees),
+        cmocka_unit_test(test_cache_trirange_overwritten),
+        cmocka_unit_test(test_tie_same_index),
+        cmocka_unit_test(test_fof_stop_kinds),
         cmocka_unit_test(test_eps),
         cmocka_unit_test(test_decode),
         cmocka_unit_test(test_unsup_fmt),

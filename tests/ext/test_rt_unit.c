@@ -500,8 +500,9 @@ static void up_tri(rig *r)
 }
 
 /* rt.tri: closest hit in the range, culling, ties, RTUV, epsilon (EPS_CTL and the
- * default), PRED_ONLY, count 0. REQ: RT-058 RT-059 RT-060 RT-062 RT-014 RT-064 RT-065
- * REQ: RT-036 RT-106 */
+ * default), PRED_ONLY, count 0; RTUV and RTSTAT back to 0 at reset (RT-007).
+ * REQ: RT-058 RT-059 RT-060 RT-062 RT-014 RT-064 RT-065
+ * REQ: RT-036 RT-106 RT-007 */
 static void test_tri(void **state)
 {
     (void)state;
@@ -549,6 +550,11 @@ static void test_tri(void **state)
     assert_int_equal(csr(&r, PMASK2), 0xF0);
     /* 8 rt.tri retired: TRI_ISSUED (63:36) = 8 */
     assert_int_equal(csr(&r, RTSTAT), UINT64_C(8) << 36);
+    /* a reset clears what the hits left: RTUV (set by hardware only) and the counters */
+    assert_int_equal(csr(&r, RTUV), 0x3E8000003E000000ULL);
+    hart_reset(r.h, RAM);
+    assert_int_equal(csr(&r, RTUV), 0);
+    assert_int_equal(csr(&r, RTSTAT), 0);
     down(&r);
 }
 
@@ -1413,8 +1419,9 @@ static void test_no_custom_epsilon(void **state)
 /* A reset discards queued offload jobs and restarts tickets at 1 (errata Q-80): two jobs
  * (tickets 1, 2) queued, the hart reset: RTSTAT.BUSY clears and the hit queue stays
  * empty; the next submission gets ticket 1 again and waiting for it runs it. A descriptor
- * that cannot be read raises a load access fault with CAP.XMEM.EVENTS.INV_MISS (Q-61,
- * Q-58). REQ: RT-122 RT-123 RT-015 RT-089 RT-118 */
+ * that cannot be read, wholly or in its last doubleword, raises a load access fault at the
+ * first failing address with CAP.XMEM.EVENTS.INV_MISS (Q-61, Q-58). REQ: RT-122 RT-123 RT-015
+ * RT-089 RT-118 */
 static void test_offload_reset(void **state)
 {
     (void)state;
@@ -1446,6 +1453,19 @@ static void test_offload_reset(void **state)
     assert_int_equal(r.h->mcause, 5);
     assert_int_equal(r.h->mtval, UNMAPPED);
     assert_int_equal(csr(&r, EVENTS), 1); /* INV_MISS only */
+    /* A descriptor whose last doubleword (bytes 64-71) lies past the end of RAM: the fault
+     * is at the first failing address, RAM's end, and nothing is queued. */
+    wcsr(&r, EVENTS, ~UINT64_C(0));
+    for (unsigned i = 0; i < 64; i += 8)
+        put64(&r, RAM + RAM_SIZE - 64 + i, 0);
+    r.h->x[T1] = 0x55;
+    r.h->x[A0] = RAM + RAM_SIZE - 64;
+    assert_int_equal(exec1(&r, XSUBMIT(T1, A0)), 1);
+    assert_int_equal(r.h->mcause, 5);
+    assert_int_equal(r.h->mtval, RAM + RAM_SIZE);
+    assert_int_equal(r.h->x[T1], 0x55);
+    assert_int_equal(csr(&r, RTSTAT) & 1, 0); /* not BUSY: no job */
+    assert_int_equal(csr(&r, EVENTS), 1);
     down(&r);
 }
 

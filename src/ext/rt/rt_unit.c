@@ -20,7 +20,7 @@
 #define F_BIT0      0x001u /* rt.bbox T_CLAMP, rt.tri CULL_BACK */
 #define F_PRED_ONLY 0x002u
 #define F_PACK_HINT 0x004u
-#define F_BIT3      0x008u /* rt.bbox W_GUARD (no effect), rt.tri EPS_CTL */
+#define F_BIT3      0x008u /* rt.bbox W_GUARD (errata P-323), rt.tri EPS_CTL */
 #define F_NODE8     0x400u /* rt.bbox only */
 #define F_RSV_BBOX  0x800u
 #define F_RSV_TRI   0xC00u
