@@ -363,11 +363,11 @@ H(s_nop)
 }
 H(s_fence_i)
 {
-    uint64_t next = NEXT; /* the flush below empties this entry too */
-    /* Simplest correct reading of Zifencei: drop every decoded instruction. Stores
-     * already invalidate overlapping entries, so this is belt and braces. */
+    /* Simplest correct reading of Zifencei: drop every decoded instruction (this entry
+     * too: NEXT is its npc, which the flush leaves). Stores already invalidate
+     * overlapping entries, so this is belt and braces. */
     hart_icache_flush(h);
-    return next;
+    return NEXT;
 }
 H(s_ecall)
 {

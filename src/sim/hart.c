@@ -90,30 +90,38 @@ static void bind_all(hart *h)
 
 /* ---- cache invalidation ---- */
 
-/* Empties every slot an entry may have been decoded into since the last flush: those of
- * the pages in h->code_page (an entry's slot is fixed by its start address, and
- * refill_at lists the page of every start address), or all of them after more pages
- * than the list holds. Resets and fence.i come often (once per input under fuzzing);
- * the whole cache is 4 MiB. */
+/* Empties every slot an entry may have been decoded into since the last flush: those
+ * listed in h->code_slot (refill_at lists each slot it fills), else those of the pages in
+ * h->code_page (an entry's slot is fixed by its start address, and refill_at lists the
+ * page of every start address), or all of them after more pages than the list holds.
+ * Resets and fence.i come often (once per input under fuzzing); the whole cache is
+ * 4 MiB. */
 void hart_icache_flush(hart *h)
 {
     jit_flush_request(h);
     uint64_t npages = (h->ram_size + 4095) >> 12;
+    bool by_slot = h->code_slot_count <= HART_CODE_SLOTS;
+    if (by_slot)
+        for (unsigned k = 0; k < h->code_slot_count; k++)
+            h->icache[h->code_slot[k]].pc = EMPTY_TAG;
     if (h->code_page_count > HART_CODE_PAGES) {
-        for (uint64_t i = 0; i <= h->icache_mask; i++)
-            h->icache[i].pc = EMPTY_TAG;
+        if (!by_slot)
+            for (uint64_t i = 0; i <= h->icache_mask; i++)
+                h->icache[i].pc = EMPTY_TAG;
         for (uint64_t p = 0; p < npages; p++)
             h->page_flags[p] &= (uint8_t)~PAGE_CODE;
     } else {
         for (unsigned k = 0; k < h->code_page_count; k++) {
             uint64_t p = h->code_page[k];
             uint64_t first = (h->ram_base + (p << 12)) >> 1;
-            for (uint64_t i = 0; i < 2048; i++)
-                h->icache[(first + i) & h->icache_mask].pc = EMPTY_TAG;
+            if (!by_slot)
+                for (uint64_t i = 0; i < 2048; i++)
+                    h->icache[(first + i) & h->icache_mask].pc = EMPTY_TAG;
             h->page_flags[p] &= (uint8_t)~PAGE_CODE;
         }
     }
     h->code_page_count = 0;
+    h->code_slot_count = 0;
 }
 
 static void mark_code_page(hart *h, uint64_t p)
@@ -182,6 +190,7 @@ hart *hart_new(sim_mem *mem, uint64_t reset_pc)
     }
     h->icache_mask = ICACHE_ENTRIES - 1;
     h->code_page_count = HART_CODE_PAGES + 1; /* the slots hold garbage yet */
+    h->code_slot_count = HART_CODE_SLOTS + 1;
     h->misa_max = MISA_RESET;
     mem_set_write_hook(mem, mem_hook, h);
     run_fast(h, 0); /* publishes case_labels */
@@ -715,8 +724,11 @@ static hart_insn *refill_at(hart *h, uint64_t pc, uint64_t vpc)
         enter_trap(h, CAUSE_FETCH_ACCESS, vpc + 2, vpc);
         return NULL;
     }
-    hart_insn *e = &h->icache[(pc >> 1) & h->icache_mask];
+    uint64_t slot = (pc >> 1) & h->icache_mask;
+    hart_insn *e = &h->icache[slot];
     decode_entry(h, e, pc, lo | hi << 16, len);
+    if (h->code_slot_count < HART_CODE_SLOTS) h->code_slot[h->code_slot_count] = (uint32_t)slot;
+    if (h->code_slot_count <= HART_CODE_SLOTS) h->code_slot_count++;
     uint64_t off = pc - h->ram_base;
     mark_code_page(h, off >> 12);
     mark_code_page(h, (off + len - 1) >> 12);

@@ -83,8 +83,8 @@ typedef struct hart hart;
 typedef struct hart_insn hart_insn;
 /* A handler executes one instruction and returns the address of the next one (after a
  * trap: the trap vector, which hart_raise leaves in h->npc). A store may invalidate the
- * handler's own cache entry (self-modifying code), so handlers read what they need from
- * `d` before storing. */
+ * handler's own cache entry (self-modifying code): that empties its tag, d->pc, so
+ * handlers read d->pc before storing; every other field, d->npc among them, stays. */
 typedef uint64_t (*hart_exec_fn)(hart *h, const hart_insn *d);
 
 /* A decoded instruction as cached per address: the generated decoder's fields plus the
@@ -133,6 +133,7 @@ typedef struct {
 
 #define HART_MAX_UNITS   8
 #define HART_CODE_PAGES  16
+#define HART_CODE_SLOTS  512
 #define HART_MAX_REGIONS 4
 
 /* Platform poll: called between batches (at least every HART_BATCH instructions) and
@@ -172,6 +173,11 @@ struct hart {
      * the next flush clears every slot. */
     uint32_t code_page[HART_CODE_PAGES];
     unsigned code_page_count;
+    /* Likewise the slots refilled since the last flush, so that a flush after a short run
+     * (a random program under fuzzing: tens of slots) clears those, not 2048 per page;
+     * HART_CODE_SLOTS + 1 = more than that, the flush goes by pages. */
+    uint32_t code_slot[HART_CODE_SLOTS];
+    unsigned code_slot_count;
 
     /* CSRs */
     uint64_t misa_max; /* the extensions this hart has (--isa); misa shows those enabled */

@@ -225,8 +225,10 @@ void hart_watch_phys(hart *h, uint64_t pa, unsigned n);
 void hart_run_interp(hart *h, int64_t n);
 uint64_t hart_exec_unit(hart *h, const hart_insn *d);
 
-/* The fall-through address of the instruction being executed. */
-#define NEXT (d->pc + d->len)
+/* The fall-through address of the instruction being executed: d->npc, which a store
+ * into the instruction's own bytes leaves intact (it empties the entry by its tag,
+ * d->pc; errata P-401). */
+#define NEXT (d->npc)
 
 /* Zero-extended little-endian load of n bytes (1, 2, 4, 8), any alignment. */
 static inline bool ld(hart *h, uint64_t a, unsigned n, uint64_t *v)

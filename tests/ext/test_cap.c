@@ -432,6 +432,11 @@ static void test_unsupported(void **state)
     w(COMP_CTL, 0xFFFF);
     assert_int_equal(r(COMP_CTL), 0);
     assert_int_equal(r(STAT) & S_UNSUP, 0);
+    /* Nor is a memory event (every EVENTS bit, of present and absent features alike):
+     * events go to EVENTS only. */
+    cap_xmem_event(&C, 0xFF);
+    assert_int_equal(r(STAT) & S_UNSUP, 0);
+    assert_int_not_equal(r(EVENTS), 0);
 }
 
 /* Stickies: STAT's until the next APPLY, EXC.ST until W1C; W1C clears only ones.
@@ -1557,6 +1562,30 @@ static void test_prof_select_static(void **state)
     assert_memory_equal(before, after, sizeof before);
 }
 
+/* CAP.FLAGS reports the global flags of CAP 4.1.2 as the implementation (its profile)
+ * sets them: RUNTIME_MUTABLE bit 0, HAS_PROFILES bit 1, nothing else; a write changes
+ * nothing. Each combination by hand. REQ: CAP-050 */
+static void test_flags(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *csrs;
+        uint64_t flags;
+    } v[] = {
+        {"  cap_feat0: 0x118\n", 0},
+        {"  cap_flags: {RUNTIME_MUTABLE: 1}\n", 1},
+        {"  cap_flags: {HAS_PROFILES: 1}\n  cap_prof_sup: 0x1\n", 2},
+        {"  cap_flags: {RUNTIME_MUTABLE: 1, HAS_PROFILES: 1}\n  cap_prof_sup: 0x3\n", 3},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        cap_profile *p = use_profile(v[i].csrs);
+        assert_int_equal(r(FLAGS), v[i].flags);
+        w(FLAGS, ~v[i].flags);
+        assert_int_equal(r(FLAGS), v[i].flags);
+        cap_profile_free(p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1597,6 +1626,7 @@ int main(void)
         cmocka_unit_test_setup(test_replay, setup),
         cmocka_unit_test_setup(test_prof_select, setup),
         cmocka_unit_test_setup(test_prof_select_static, setup),
+        cmocka_unit_test_setup(test_flags, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,6 +30,8 @@ enum { PREC_INTQ = 0x7DE, PROF_SUP = 0x7C4 };
 #define M_EW(x)    ((uint64_t)(x) << 19)
 #define M_PET(x)   ((uint64_t)(x) << 21)
 #define M_ACCW(x)  ((uint64_t)(x) << 24)
+#define M_ZPEN(x)  ((uint64_t)(x) << 14)
+#define A_ACCW(x)  ((uint64_t)(x) << 24)
 #define A_FMT(x)   ((uint64_t)(x) << 26)
 #define A_EN       (UINT64_C(1) << 30)
 #define S_PET(s)   (((s) >> 28) & 15)
@@ -38,6 +40,7 @@ enum { PREC_INTQ = 0x7DE, PROF_SUP = 0x7C4 };
 #define S_ALTEN(s) (((s) >> 23) & 1)
 #define S_Q(s)     (((s) >> 18) & 1)
 #define S_UNSUP    (UINT64_C(1) << 15)
+#define S_ZPEN(s)  (((s) >> 36) & 3)
 
 /* Reset MODE: PET FP16 (0), EW 16 (1), ACCW FP32 (0), RNE (errata Q-32). */
 #define MODE_RESET M_EW(1)
@@ -88,7 +91,8 @@ static void check_truthful(const cap_profile *prof, const char *what)
         cap_csr_write(&c, MODE, (MODE_RESET & ~M_PET(7)) | M_PET(p) | APPLY);
         uint64_t st = rd(&c, STAT);
         bool adv = (pet_sup >> p) & 1, ok = !(st & S_UNSUP) && S_PET(st) == p;
-        if (ok != adv)
+        /* a clear bit: flagged, and the unit does not run with the format anyway */
+        if (ok != adv || (!adv && S_PET(st) == p))
             fail_msg("%s: PET_SUP bit %u = %d, APPLY gives STAT 0x%llx", what, p, adv,
                      (unsigned long long)st);
     }
@@ -97,7 +101,7 @@ static void check_truthful(const cap_profile *prof, const char *what)
         cap_csr_write(&c, MODE, M_EW(e) | APPLY);
         uint64_t st = rd(&c, STAT);
         bool adv = (ew_sup >> e) & 1, ok = !(st & S_UNSUP) && S_EW(st) == e;
-        if (ok != adv)
+        if (ok != adv || (!adv && S_EW(st) == e))
             fail_msg("%s: EW_SUP bit %u = %d, APPLY gives STAT 0x%llx", what, e, adv,
                      (unsigned long long)st);
     }
@@ -106,7 +110,7 @@ static void check_truthful(const cap_profile *prof, const char *what)
         cap_csr_write(&c, MODE, MODE_RESET | M_ACCW(a) | APPLY);
         uint64_t st = rd(&c, STAT);
         bool adv = (accw_sup >> a) & 1, ok = !(st & S_UNSUP) && S_ACCW(st) == a;
-        if (ok != adv)
+        if (ok != adv || (!adv && S_ACCW(st) == a))
             fail_msg("%s: ACCW_SUP bit %u = %d, APPLY gives STAT 0x%llx", what, a, adv,
                      (unsigned long long)st);
     }
@@ -125,6 +129,22 @@ static void check_truthful(const cap_profile *prof, const char *what)
                      (unsigned long long)st);
     }
 
+    /* ALT_ACCW (codes 1-3 = the ACCW codes, errata Q-19) under an advertised ALT format:
+     * ALT is effective with that accumulator exactly when ACCW_SUP has the code. */
+    unsigned alt_fmt = 0;
+    for (unsigned f = 1; f <= 5 && !alt_fmt; f++)
+        if ((alt_sup >> f) & 1) alt_fmt = f;
+    for (unsigned a = 1; alt_fmt && a < 4; a++) {
+        cap_reset(&c, prof);
+        cap_csr_write(&c, ALT, A_EN | A_FMT(alt_fmt) | A_ACCW(a) | APPLY);
+        uint64_t st = rd(&c, STAT);
+        bool adv = (accw_sup >> a) & 1;
+        bool ok = !(st & S_UNSUP) && S_ALTEN(st) && S_ACCW(st) == a;
+        if (ok != adv || (!adv && S_ACCW(st) == a))
+            fail_msg("%s: ACCW_SUP bit %u = %d, ALT format %u with ALT_ACCW %u gives STAT 0x%llx",
+                     what, a, adv, alt_fmt, a, (unsigned long long)st);
+    }
+
     /* Quantization: MODE.Q takes effect exactly when PREC.INTQ has a quantized format
      * (INT4 0, INT2 1, INT8 2; errata Q-37, P-178). */
     cap_reset(&c, prof);
@@ -135,6 +155,19 @@ static void check_truthful(const cap_profile *prof, const char *what)
         fail_msg("%s: PREC.INTQ 0x%llx, MODE.Q APPLY gives STAT 0x%llx", what,
                  (unsigned long long)intq, (unsigned long long)st);
     assert_int_equal((rd(&c, MODE) & M_Q) != 0, quant);
+
+    /* Per-channel zero points (ZP_EN 2) stay in effect exactly when PREC.INTQ has
+     * PER_CHANNEL (bit 4); otherwise per-tensor (1) with UNSUP_FMT (errata Q-30). */
+    if (quant) {
+        cap_reset(&c, prof);
+        cap_csr_write(&c, MODE, MODE_RESET | M_Q | M_ZPEN(2) | APPLY);
+        st = rd(&c, STAT);
+        bool per_channel = (intq >> 4) & 1;
+        bool ok = !(st & S_UNSUP) && S_ZPEN(st) == 2;
+        if (ok != per_channel || (!per_channel && S_ZPEN(st) == 2))
+            fail_msg("%s: PREC.INTQ 0x%llx, MODE ZP_EN 2 APPLY gives STAT 0x%llx", what,
+                     (unsigned long long)intq, (unsigned long long)st);
+    }
 }
 
 static cap_profile *load(const char *name)
@@ -186,7 +219,7 @@ static void test_made_up_profiles(void **state)
         "xphmg-profile: 1\nname: odd\ncsrs:\n"
         "  cap_prec_alu: 0x1503\n"
         "  cap_prec_cap: {PET_SUP: 0x0B, ACCW_SUP: 0x5, EW_SUP: 0x6, ALT_SUP: 0x2A}\n"
-        "  cap_prec_intq: {INT4: 0, INT2: 1, INT8: 0}\n",
+        "  cap_prec_intq: {INT4: 0, INT2: 1, INT8: 0, PER_CHANNEL: 1}\n",
         "xphmg-profile: 1\nname: bare\ncsrs:\n"
         "  cap_prec_alu: 0x3\n"
         "  cap_prec_cap: {PET_SUP: 0x1, ACCW_SUP: 0x1, EW_SUP: 0x2, ALT_SUP: 0}\n"

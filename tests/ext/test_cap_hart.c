@@ -409,6 +409,39 @@ static void test_pmask_attached(void **state)
     down(&r);
 }
 
+/* `xmem.dstorec` (raw copy, COMP_CTL reset MODE 0) gives back the host buffers it works
+ * in: after a few warm-up executions, 32 more leave the heap as they found it, and each
+ * copies its 64 bytes (rd = 64). An `xmem.dstorec a0, a1, a2, a3` and a jump back to it.
+ * REQ: XMEM-103 */
+static void test_compress_frees(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, "xphmg-profile: 1\nname: c\ncsrs:\n  cap_xmem_cap: {COMPRESS: 1}\n");
+    const uint32_t dstorec = (uint32_t)A3 << 27 | (uint32_t)A2 << 20 | (uint32_t)A1 << 15 |
+                             5u << 12 | (uint32_t)A0 << 7 | 0x5b;
+    const uint32_t prog[] = {dstorec, 0xffdff06fu /* jal x0, -4 */};
+    load(&r, prog, 2);
+    uint8_t *src = mem_ptr(r.m, RAM + 0x3000, 64), *dst = mem_ptr(r.m, RAM + 0x2000, 64);
+    assert_non_null(src);
+    assert_non_null(dst);
+    for (unsigned i = 0; i < 64; i++)
+        src[i] = (uint8_t)(0x40 + i);
+    r.h->x[A1] = RAM + 0x2000;
+    r.h->x[A2] = RAM + 0x3000;
+    r.h->x[A3] = UINT64_C(256) << 32 | 64;
+    hart_run(r.h, 8);
+    assert_int_equal(r.h->traps, 0);
+    assert_int_equal(r.h->x[A0], 64);
+    assert_memory_equal(dst, src, 64);
+    size_t before = heap_in_use();
+    hart_run(r.h, 64);
+    assert_int_equal(r.h->traps, 0);
+    if (heap_in_use() != before)
+        fail_msg("%zu bytes in use before, %zu after 32 xmem.dstorec", before, heap_in_use());
+    down(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -417,7 +450,7 @@ int main(void)
         cmocka_unit_test(test_attach_frees),   cmocka_unit_test(test_attach_oom),
         cmocka_unit_test(test_profile),        cmocka_unit_test(test_prof_sel_boundary),
         cmocka_unit_test(test_prof_sel_umode), cmocka_unit_test(test_xcvt_osae_hart),
-        cmocka_unit_test(test_pmask_attached),
+        cmocka_unit_test(test_pmask_attached), cmocka_unit_test(test_compress_frees),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

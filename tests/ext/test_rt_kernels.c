@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <fenv.h>
 #include <math.h>
@@ -15,6 +16,7 @@
 #include <cmocka.h>
 
 #include "rt_kernels.h"
+#include "rt_leaf.h"
 
 /* ---- Helpers ----------------------------------------------------------------------- */
 
@@ -625,6 +627,52 @@ static void test_node_decode_widen_exhaustive(void **state)
     }
 }
 
+/* rt_node4w_decode (the engine's cache fill: one SSE pass where the host has SSE2) gives
+ * what rt_node4_decode followed by rt_node4w_from gives, field by field, liveness included:
+ * tiles of random bytes (NaNs, infinities, lo > hi, all four kinds) and tiles of ordered
+ * boxes with a NaN, an inverted axis or an empty kind here and there. REQ: RT-034 RT-035 */
+static void test_node4w_decode_matches(void **state)
+{
+    (void)state;
+    unsigned live_seen = 0;
+    for (int rep = 0; rep < 20000; rep++) {
+        uint8_t b[64];
+        for (unsigned k = 0; k < 64; k++)
+            b[k] = (uint8_t)rng_next();
+        if (rep & 1) { /* ordered boxes: lo = a, hi = a + small */
+            for (unsigned c = 0; c < 4; c++)
+                for (unsigned i = 0; i < 3; i++) {
+                    uint32_t lo = (uint32_t)(rng_next() % 0x7800u), hi = lo + rng_next() % 64;
+                    if (rng_next() % 16 == 0) hi = lo - 1 - rng_next() % 8; /* inverted */
+                    if (rng_next() % 16 == 0) lo = 0x7e00u;                 /* NaN */
+                    if (rng_next() % 4 == 0) lo |= 0x8000u, hi = lo == 0x8000u ? 0 : hi;
+                    for (unsigned h = 0; h < 2; h++) {
+                        uint32_t x = h ? hi : lo;
+                        b[2 * (6 * c + 3 * h + i)] = (uint8_t)x;
+                        b[2 * (6 * c + 3 * h + i) + 1] = (uint8_t)(x >> 8);
+                    }
+                }
+        }
+        rt_node4 n;
+        rt_node4w want, got;
+        rt_node4_decode(b, &n);
+        rt_node4w_from(&n, &want);
+        memset(&got, 0xa5, sizeof got);
+        rt_node4w_decode(b, &got);
+        for (unsigned c = 0; c < 4; c++) {
+            for (unsigned i = 0; i < 3; i++) {
+                assert_int_equal(fbits(got.lo[i][c]), fbits(want.lo[i][c]));
+                assert_int_equal(fbits(got.hi[i][c]), fbits(want.hi[i][c]));
+            }
+            assert_int_equal(got.index[c], want.index[c]);
+            assert_int_equal(got.kind[c], want.kind[c]);
+        }
+        assert_int_equal(got.live, want.live);
+        live_seen |= 1u << (got.live & 15u);
+    }
+    assert_int_equal(live_seen, 0xffffu); /* every liveness pattern was met */
+}
+
 /* ---- Triangle test ------------------------------------------------------------------- */
 
 /* T1 = v0 (-1,-1,2), v1 (3,-1,2), v2 (-1,3,2) in the plane z = 2. */
@@ -1186,6 +1234,163 @@ static void test_watertight_closed(void **state)
     }
 }
 
+/* ---- The leaf loop over triangles read in place ------------------------------------ */
+
+/* A leaf's closest hit by rt_tri_test, triangle by triangle, with the rule of rt_leaf.h
+ * written out here: a hit replaces the best when nearer, or as near with a lower index;
+ * with any, the first hit ends the search. */
+static void leaf_reference(const rt_ray *r, const float (*tri)[3][3], unsigned n, uint32_t first,
+                           bool cull, unsigned eps, bool any, rt_tri_hit *best, bool *stopped)
+{
+    best->hit = false;
+    *stopped = false;
+    for (unsigned i = 0; i < n; i++) {
+        float t, u, v;
+        if (!rt_tri_test(r, tri[i], cull, eps, &t, &u, &v)) continue;
+        if (best->hit && !(t < best->t || (t == best->t && first + i < best->prim))) continue;
+        *best = (rt_tri_hit){true, t, u, v, first + i};
+        if (any) {
+            *stopped = true;
+            return;
+        }
+    }
+}
+
+/* A point of triangle T: a vertex (k 0-2), an edge point (3-5) or an interior point. */
+static void leaf_target(const float T[3][3], int k, float p[3])
+{
+    double w[3] = {0, 0, 0};
+    if (k < 3) {
+        w[k] = 1;
+    } else if (k < 6) {
+        double s = rnd(0, 1);
+        w[k - 3] = s;
+        w[(k - 2) % 3] = 1 - s;
+    } else {
+        w[0] = rnd(0.05, 0.9);
+        w[1] = rnd(0.05, 1 - w[0]);
+        w[2] = 1 - w[0] - w[1];
+    }
+    for (int c = 0; c < 3; c++)
+        p[c] = (float)(w[0] * T[0][c] + w[1] * T[1][c] + w[2] * T[2][c]);
+}
+
+/* rt_leaf_closest over triangles read in place (the offload engine's cached leaves: on an
+ * AVX host tested four at a time, in the portable build one at a time) finds the same hit,
+ * bit for bit, as rt_tri_test over the same triangles: leaves of 1-8 triangles from a
+ * height field (shared vertices and edges, hit at and around them), random and degenerate
+ * triangles, NaN and infinite coordinates; rays aimed at vertices, edges and interiors,
+ * random rays, rays along the axes (zero direction components), rays with a zero
+ * direction, a NaN origin or a NaN range; both cullings, any-hit, tolerance codes.
+ * REQ: RT-065 RT-036 */
+static void test_leaf_in_place(void **state)
+{
+    (void)state;
+    double R[3][3];
+    rand_rot(R);
+    build_grid(R);
+    float tri[8][3][3];
+    unsigned checked = 0, hits = 0, multi = 0;
+    for (int rep = 0; rep < 6000; rep++) {
+        unsigned n = 1 + (unsigned)(rng_next() % 8);
+        int kind = (int)(rng_next() % 4);
+        if (kind < 2) { /* neighbours in the height field */
+            unsigned at = (unsigned)(rng_next() % (2 * GN * GN - 8));
+            memcpy(tri, grid_tri[at], sizeof tri[0] * n);
+        } else {
+            for (unsigned i = 0; i < n; i++)
+                for (int v = 0; v < 3; v++)
+                    for (int c = 0; c < 3; c++)
+                        tri[i][v][c] = (float)rnd(-2, 2);
+        }
+        if (kind == 3) { /* degenerate, NaN or infinite coordinates in some triangles */
+            unsigned i = (unsigned)(rng_next() % n);
+            int v = (int)(rng_next() % 3), c = (int)(rng_next() % 3);
+            switch (rng_next() % 4) {
+            case 0:
+                memcpy(tri[i][v], tri[i][(v + 1) % 3], 12);
+                break;
+            case 1:
+                tri[i][v][c] = NAN;
+                break;
+            case 2:
+                tri[i][v][c] = rng_next() & 1 ? INFINITY : -INFINITY;
+                break;
+            default:
+                for (int k = 0; k < 3; k++) /* collinear */
+                    tri[i][2][k] = 2 * tri[i][1][k] - tri[i][0][k];
+            }
+        }
+        float target[3];
+        leaf_target(tri[rng_next() % n], (int)(rng_next() % 7), target);
+        for (int ray = 0; ray < 4; ray++) {
+            rt_ray r;
+            for (int c = 0; c < 3; c++) {
+                r.org[c] = (float)rnd(-4, 4);
+                r.dir[c] = ray == 3 ? (float)rnd(-1, 1) : target[c] - r.org[c];
+            }
+            if (ray == 2) { /* along an axis through the target */
+                int a = (int)(rng_next() % 3);
+                for (int c = 0; c < 3; c++) {
+                    r.dir[c] = c == a ? (rng_next() & 1 ? 1.0f : -1.0f) : 0.0f;
+                    if (c != a) r.org[c] = target[c];
+                }
+            }
+            r.tmin = 0;
+            r.tmax = rng_next() % 4 ? INFINITY : (float)rnd(0.2, 1.5);
+            switch (rng_next() % 64) { /* rays every triangle test misses */
+            case 0:
+                r.dir[0] = r.dir[1] = r.dir[2] = 0.0f;
+                break;
+            case 1:
+                r.org[rng_next() % 3] = NAN;
+                break;
+            case 2:
+                r.tmax = NAN;
+                break;
+            }
+            bool cull = rng_next() & 1, any = rng_next() % 4 == 0;
+            unsigned eps = rng_next() % 3 == 0 ? 20 : 0;
+            uint32_t first = rng_next() % 8 ? (uint32_t)rng_next() : UINT32_MAX - 2;
+            rt_tri_hit want = {false, 0, 0, 0, 0}, got = {false, 0, 0, 0, 0};
+            bool want_stop, got_stop;
+            leaf_reference(&r, (const float(*)[3][3])tri, n, first, cull, eps, any, &want,
+                           &want_stop);
+            /* exactly the leaf's bytes, so that a read past them shows under ASan */
+            uint8_t *leaf = malloc(36u * n);
+            assert_non_null(leaf);
+            memcpy(leaf, tri, 36u * n);
+            rt_tri_src src = {leaf, NULL, 0, RT_ELEM_FP32};
+            int m = rt_rne_enter();
+            rt_ray_pre p;
+            rt_ray_prepare(&r, &p);
+            assert_int_equal(rt_leaf_closest(&src, first, n, &p, cull, eps, any, &got, &got_stop),
+                             RT_FETCH_OK);
+            rt_rne_leave(m);
+            free(leaf);
+            assert_int_equal(got.hit, want.hit);
+            assert_int_equal(got_stop, want_stop);
+            if (want.hit) {
+                assert_int_equal(fbits(got.t), fbits(want.t));
+                assert_int_equal(fbits(got.u), fbits(want.u));
+                assert_int_equal(fbits(got.v), fbits(want.v));
+                assert_int_equal(got.prim, want.prim);
+                hits++;
+                unsigned nh = 0;
+                for (unsigned i = 0; i < n; i++) {
+                    float t, u, v;
+                    nh += rt_tri_test(&r, tri[i], cull, eps, &t, &u, &v);
+                }
+                multi += nh > 1;
+            }
+            checked++;
+        }
+    }
+    assert_true(checked == 24000);
+    assert_true(hits > 5000); /* about a quarter of the rays hit */
+    assert_true(multi > 300); /* shared edges and vertices: several triangles hit */
+}
+
 /* ---- Host rounding mode -------------------------------------------------------------- */
 
 /* Results do not depend on the host rounding mode, and the mode is restored (errata Q-76:
@@ -1579,6 +1784,7 @@ int main(void)
         cmocka_unit_test(test_slab4_zero_dir_on_plane),
         cmocka_unit_test(test_fp16_widen_exhaustive),
         cmocka_unit_test(test_node_decode_widen_exhaustive),
+        cmocka_unit_test(test_node4w_decode_matches),
         cmocka_unit_test(test_tri_hand),
         cmocka_unit_test(test_tri_degenerate),
         cmocka_unit_test(test_tri_exact_edge),
@@ -1587,6 +1793,7 @@ int main(void)
         cmocka_unit_test(test_tri_random),
         cmocka_unit_test(test_watertight_grid),
         cmocka_unit_test(test_watertight_closed),
+        cmocka_unit_test(test_leaf_in_place),
         cmocka_unit_test(test_host_rounding),
         cmocka_unit_test(test_node_decode),
         cmocka_unit_test(test_node_encode),

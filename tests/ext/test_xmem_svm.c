@@ -51,6 +51,7 @@ typedef struct {
     unsigned n;
     /* snapshot isolation: rewrite these CAP CSRs at the first access */
     cap_state *meddle;
+    cap_state cap; /* the test's CAP CSR file */
 } fake;
 
 static bool mapped(uint64_t a, unsigned n)
@@ -108,11 +109,19 @@ static uint64_t get(const fake *f, uint64_t a, unsigned n)
     return v;
 }
 
-static fake *new_fake(void)
+/* Every test gets a fresh fake memory and CAP CSR file. */
+static int new_fake(void **state)
 {
     fake *f = test_calloc(1, sizeof *f);
     memset(f->ram, 0xCC, sizeof f->ram); /* "never written" marker */
-    return f;
+    *state = f;
+    return 0;
+}
+
+static int free_fake(void **state)
+{
+    test_free(*state);
+    return 0;
 }
 
 static void program(cap_state *c, uint64_t base, uint64_t scl, uint64_t len, uint64_t mode)
@@ -163,23 +172,50 @@ static void expect_done(const xmem_svm_result *r, uint64_t count)
     assert_int_equal(r->svfaulti, ~UINT64_C(0));
 }
 
+/* A trap at element i: an access fault (a store fault when store) with mtval = tval. */
+static void expect_trap(const xmem_svm_result *r, bool store, uint64_t tval, uint64_t i)
+{
+    assert_int_equal(r->status, XMEM_SVM_TRAP);
+    assert_int_equal(r->fault_store, store);
+    assert_int_equal(r->tval, tval);
+    assert_int_equal(r->svfaulti, i);
+}
+
+/* A fault-only-first stop at element i: rd = SVFAULTI = i. */
+static void expect_fof_stop(const xmem_svm_result *r, uint64_t i)
+{
+    assert_int_equal(r->status, XMEM_SVM_FOF_STOP);
+    assert_int_equal(r->rd, i);
+    assert_int_equal(r->svfaulti, i);
+}
+
+/* The table: n elements of `size` bytes from TAB, element k = first + k. */
+static void fill_table(fake *f, unsigned size, unsigned n, uint64_t first)
+{
+    for (unsigned k = 0; k < n; k++)
+        put(f, TAB + (uint64_t)size * k, size, first + k);
+}
+
+/* The index array: n entries of `width` bytes from IDX. */
+static void put_indices(fake *f, unsigned width, const uint64_t *idx, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        put(f, IDX + (uint64_t)width * i, width, idx[i]);
+}
+
 /* Gather: 32-bit unsigned indices {3, 0, 7, 1}, scale 4, 4-byte elements from a table
  * whose word k is 0xA0000000 + k: addresses TAB + 12, TAB, TAB + 28, TAB + 4; per element
  * index read, element load, buffer store, in element order; rd = 4; SVFAULTI = ~0.
  * REQ: CAP-025 XMEM-065 XMEM-072 */
 static void test_gather(void **state)
 {
-    (void)state;
-    fake *f = new_fake();
-    cap_state c;
-    program(&c, TAB, SCL(2, 0, 0, 0, W32), 4, 0);
-    for (unsigned k = 0; k < 16; k++)
-        put(f, TAB + 4 * k, 4, 0xA0000000u + k);
-    const uint32_t idx[4] = {3, 0, 7, 1};
-    for (unsigned i = 0; i < 4; i++)
-        put(f, IDX + 4 * i, 4, idx[i]);
+    fake *f = *state;
+    cap_state *c = &f->cap;
+    program(c, TAB, SCL(2, 0, 0, 0, W32), 4, 0);
+    fill_table(f, 4, 16, 0xA0000000u);
+    put_indices(f, 4, (const uint64_t[]){3, 0, 7, 1}, 4);
     xmem_svm_result r;
-    run(f, &c, ~UINT64_C(0), BUF, 4, &r);
+    run(f, c, ~UINT64_C(0), BUF, 4, &r);
     expect_done(&r, 4);
     assert_int_equal(r.events, 0);
     assert_int_equal(get(f, BUF, 4), 0xA0000003);
@@ -195,10 +231,9 @@ static void test_gather(void **state)
         expect_log(f, 3 * i + 2, BUF + 4 * i, 4, true);
     }
     /* count 0: nothing happens, rd = 0, completed */
-    run(f, &c, ~UINT64_C(0), BUF, 0, &r);
+    run(f, c, ~UINT64_C(0), BUF, 0, &r);
     expect_done(&r, 0);
     assert_int_equal(f->n, 0);
-    test_free(f);
 }
 
 /* Scatter: 16-bit indices {2, 5, 0, 9}, scale 8, 4-byte elements: buffer word i goes to
@@ -206,17 +241,14 @@ static void test_gather(void **state)
  * REQ: CAP-025 XMEM-065 XMEM-072 */
 static void test_scatter(void **state)
 {
-    (void)state;
-    fake *f = new_fake();
-    cap_state c;
-    program(&c, TAB, SCL(3, 0, 1, 0, W16), 4, 0);
-    const uint16_t idx[4] = {2, 5, 0, 9};
-    for (unsigned i = 0; i < 4; i++) {
-        put(f, IDX + 2 * i, 2, idx[i]);
+    fake *f = *state;
+    cap_state *c = &f->cap;
+    program(c, TAB, SCL(3, 0, 1, 0, W16), 4, 0);
+    put_indices(f, 2, (const uint64_t[]){2, 5, 0, 9}, 4);
+    for (unsigned i = 0; i < 4; i++)
         put(f, BUF + 4 * i, 4, 0x11111111u * (i + 1));
-    }
     xmem_svm_result r;
-    run(f, &c, ~UINT64_C(0), BUF, 4, &r);
+    run(f, c, ~UINT64_C(0), BUF, 4, &r);
     expect_done(&r, 4);
     assert_int_equal(get(f, TAB + 16, 4), 0x11111111);
     assert_int_equal(get(f, TAB + 40, 4), 0x22222222);
@@ -232,30 +264,27 @@ static void test_scatter(void **state)
         expect_log(f, 3 * i + 1, BUF + 4 * i, 4, false);
         expect_log(f, 3 * i + 2, ea[i], 4, true);
     }
-    test_free(f);
 }
 
 /* SCALE_LOG2 0-4 = scale 1, 2, 4, 8, 16: index 5 addresses TAB + 5, 10, 20, 40, 80.
  * SCALE_LOG2 7 is WARL to 4 (scale 16). REQ: XMEM-064 XMEM-072 */
 static void test_scale(void **state)
 {
-    (void)state;
-    fake *f = new_fake();
-    cap_state c;
+    fake *f = *state;
+    cap_state *c = &f->cap;
     const uint64_t want[5] = {TAB + 5, TAB + 10, TAB + 20, TAB + 40, TAB + 80};
     put(f, IDX, 4, 5);
     for (unsigned sl = 0; sl <= 4; sl++) {
-        program(&c, TAB, SCL(sl, 0, 0, 0, W32), 1, 0);
+        program(c, TAB, SCL(sl, 0, 0, 0, W32), 1, 0);
         xmem_svm_result r;
-        run(f, &c, ~UINT64_C(0), BUF, 1, &r);
+        run(f, c, ~UINT64_C(0), BUF, 1, &r);
         expect_done(&r, 1);
         expect_log(f, 1, want[sl], 1, false);
     }
-    program(&c, TAB, SCL(7, 0, 0, 0, W32), 1, 0);
+    program(c, TAB, SCL(7, 0, 0, 0, W32), 1, 0);
     xmem_svm_result r;
-    run(f, &c, ~UINT64_C(0), BUF, 1, &r);
+    run(f, c, ~UINT64_C(0), BUF, 1, &r);
     expect_log(f, 1, TAB + 80, 1, false);
-    test_free(f);
 }
 
 /* Index widths and extension: base MID = 0x14000, scale 2, one 1-byte element; the index
@@ -269,9 +298,8 @@ static void test_scale(void **state)
  * A faulting element traps with mtval = its address (FOF = 0). REQ: XMEM-064 XMEM-072 */
 static void test_index_widths(void **state)
 {
-    (void)state;
-    fake *f = new_fake();
-    cap_state c;
+    fake *f = *state;
+    cap_state *c = &f->cap;
     static const struct {
         unsigned w, bytes;
         uint64_t raw;
@@ -294,26 +322,22 @@ static void test_index_widths(void **state)
     put(f, 0x141FC, 1, 0x43);
     put(f, 0x140FE, 1, 0x44);
     for (unsigned k = 0; k < sizeof t / sizeof t[0]; k++) {
-        program(&c, MID, SCL(1, t[k].sign, 0, 0, t[k].w), 1, 0);
+        program(c, MID, SCL(1, t[k].sign, 0, 0, t[k].w), 1, 0);
         put(f, IDX, 8, 0x7777777777777777);
         put(f, IDX, t[k].bytes, t[k].raw);
         put(f, BUF, 1, 0);
         xmem_svm_result r;
-        run(f, &c, ~UINT64_C(0), BUF, 1, &r);
+        run(f, c, ~UINT64_C(0), BUF, 1, &r);
         expect_log(f, 0, IDX, t[k].bytes, false);
         expect_log(f, 1, t[k].addr, 1, false);
         if (t[k].fault) {
-            assert_int_equal(r.status, XMEM_SVM_TRAP);
-            assert_false(r.fault_store);
-            assert_int_equal(r.tval, t[k].addr);
-            assert_int_equal(r.svfaulti, 0);
+            expect_trap(&r, false, t[k].addr, 0);
             assert_int_equal(f->n, 2);
         } else {
             expect_done(&r, 1);
             assert_int_equal(get(f, BUF, 1), get(f, t[k].addr, 1));
         }
     }
-    test_free(f);
 }
 
 /* Element size: the table's byte k is 0x10 + k; indices {2, 5}, scale 1. SVMLEN 1, 2, 4,
@@ -321,13 +345,10 @@ static void test_index_widths(void **state)
  * after the last slot stays 0xCC. REQ: XMEM-063 CAP-146 */
 static void test_svmlen(void **state)
 {
-    (void)state;
-    fake *f = new_fake();
-    cap_state c;
-    for (unsigned k = 0; k < 64; k++)
-        put(f, TAB + k, 1, 0x10 + k);
-    put(f, IDX, 4, 2);
-    put(f, IDX + 4, 4, 5);
+    fake *f = *state;
+    cap_state *c = &f->cap;
+    fill_table(f, 1, 64, 0x10);
+    put_indices(f, 4, (const uint64_t[]){2, 5}, 2);
     static const struct {
         unsigned len;
         uint64_t e0, e1;
@@ -337,9 +358,9 @@ static void test_svmlen(void **state)
              {8, 0x1918171615141312, 0x1C1B1A1918171615}};
     for (unsigned k = 0; k < 4; k++) {
         memset(f->ram + (BUF - RAM_BASE), 0xCC, 32);
-        program(&c, TAB, SCL(0, 0, 0, 0, W32), t[k].len, 0);
+        program(c, TAB, SCL(0, 0, 0, 0, W32), t[k].len, 0);
         xmem_svm_result r;
-        run(f, &c, ~UINT64_C(0), BUF, 2, &r);
+        run(f, c, ~UINT64_C(0), BUF, 2, &r);
         expect_done(&r, 2);
         unsigned n = t[k].len;
         assert_int_equal(get(f, BUF, n), t[k].e0);
@@ -348,7 +369,6 @@ static void test_svmlen(void **state)
         expect_log(f, 1, TAB + 2, n, false);
         expect_log(f, 2, BUF, n, true);
     }
-    test_free(f);
 }
 
 /* SVMLEN = 0 takes EFF_EW from the snapshot: reset EW16 -> 2 bytes; MODE applied with
@@ -356,11 +376,9 @@ static void test_svmlen(void **state)
  * The width tracks PREC state. REQ: XMEM-063 XMEM-069 CAP-146 */
 static void test_svmlen_eff_ew(void **state)
 {
-    (void)state;
-    fake *f = new_fake();
-    cap_state c;
-    for (unsigned k = 0; k < 64; k++)
-        put(f, TAB + k, 1, 0x10 + k);
+    fake *f = *state;
+    cap_state *c = &f->cap;
+    fill_table(f, 1, 64, 0x10);
     put(f, IDX, 4, 2);
     static const struct {
         uint64_t mode; /* 0 = reset MODE */
@@ -375,19 +393,18 @@ static void test_svmlen_eff_ew(void **state)
     };
     for (unsigned k = 0; k < 4; k++) {
         memset(f->ram + (BUF - RAM_BASE), 0xCC, 32);
-        program(&c, TAB, SCL(0, 0, 0, 0, W32), t[k].len, 0);
-        if (t[k].mode) assert_true(cap_csr_write(&c, MODE, t[k].mode));
+        program(c, TAB, SCL(0, 0, 0, 0, W32), t[k].len, 0);
+        if (t[k].mode) assert_true(cap_csr_write(c, MODE, t[k].mode));
         cap_snap s;
-        cap_snapshot(&c, &s);
+        cap_snapshot(c, &s);
         assert_int_equal(s.ew, t[k].ew); /* precondition: the EW the MODE write applied */
         xmem_svm_result r;
-        run(f, &c, ~UINT64_C(0), BUF, 1, &r);
+        run(f, c, ~UINT64_C(0), BUF, 1, &r);
         expect_done(&r, 1);
         expect_log(f, 1, TAB + 2, t[k].bytes, false);
         assert_int_equal(get(f, BUF, t[k].bytes), t[k].e0);
         assert_int_equal(get(f, BUF + t[k].bytes, 1), 0xCC);
     }
-    test_free(f);
 }
 
 /* Predication: lanes 0b1010 (elements 1 and 3 enabled). The masked elements' index
@@ -398,18 +415,14 @@ static void test_svmlen_eff_ew(void **state)
  * REQ: CAP-032 XMEM-070 XMEM-071 */
 static void test_predication(void **state)
 {
-    (void)state;
-    fake *f = new_fake();
-    cap_state c;
-    for (unsigned k = 0; k < 16; k++)
-        put(f, TAB + 4 * k, 4, 0xB0000000u + k);
-    const uint32_t idx[4] = {0x10000, 2, 0x10001, 4}; /* masked ones -> unmapped */
-    for (unsigned i = 0; i < 4; i++)
-        put(f, IDX + 4 * i, 4, idx[i]);
+    fake *f = *state;
+    cap_state *c = &f->cap;
+    fill_table(f, 4, 16, 0xB0000000u);
+    put_indices(f, 4, (const uint64_t[]){0x10000, 2, 0x10001, 4}, 4); /* masked: unmapped */
     /* merge (reset ZMODE 0) */
-    program(&c, TAB, SCL(2, 0, 0, 0, W32), 4, 0);
+    program(c, TAB, SCL(2, 0, 0, 0, W32), 4, 0);
     xmem_svm_result r;
-    run(f, &c, 0xA, BUF, 4, &r);
+    run(f, c, 0xA, BUF, 4, &r);
     expect_done(&r, 4);
     assert_int_equal(get(f, BUF, 4), 0xCCCCCCCC);
     assert_int_equal(get(f, BUF + 4, 4), 0xB0000002);
@@ -423,10 +436,10 @@ static void test_predication(void **state)
     for (unsigned i = 0; i < f->n; i++)
         assert_true(f->log[i].ok);
     /* zero: MODE ZMODE (bit 3, errata Q-14) with the reset EW16, applied */
-    program(&c, TAB, SCL(2, 0, 0, 0, W32), 4, 0);
-    assert_true(cap_csr_write(&c, MODE, 0x80080008u));
+    program(c, TAB, SCL(2, 0, 0, 0, W32), 4, 0);
+    assert_true(cap_csr_write(c, MODE, 0x80080008u));
     memset(f->ram + (BUF - RAM_BASE), 0xCC, 32);
-    run(f, &c, 0xA, BUF, 4, &r);
+    run(f, c, 0xA, BUF, 4, &r);
     expect_done(&r, 4);
     assert_int_equal(get(f, BUF, 4), 0);
     assert_int_equal(get(f, BUF + 4, 4), 0xB0000002);
@@ -438,11 +451,11 @@ static void test_predication(void **state)
     assert_int_equal(touches(f, IDX, 4), 0);
     assert_int_equal(touches(f, IDX + 8, 4), 0);
     /* scatter: the masked elements store nothing and read nothing */
-    program(&c, TAB, SCL(2, 0, 1, 0, W32), 4, 0);
+    program(c, TAB, SCL(2, 0, 1, 0, W32), 4, 0);
     memset(f->ram + (TAB - RAM_BASE), 0xCC, 64);
     for (unsigned i = 0; i < 4; i++)
         put(f, BUF + 4 * i, 4, 0xD0000000u + i);
-    run(f, &c, 0xA, BUF, 4, &r);
+    run(f, c, 0xA, BUF, 4, &r);
     expect_done(&r, 4);
     assert_int_equal(get(f, TAB + 8, 4), 0xD0000001);
     assert_int_equal(get(f, TAB + 16, 4), 0xD0000003);
@@ -453,14 +466,10 @@ static void test_predication(void **state)
         if (off != 8 && off != 16) assert_int_equal(get(f, TAB + off, 4), 0xCCCCCCCC);
     /* a masked element of a zeroing gather whose buffer slot is inaccessible: its zero
      * write faults as a store (store access fault at the slot, SVFAULTI = 0) */
-    program(&c, TAB, SCL(2, 0, 0, 0, W32), 4, 0);
-    assert_true(cap_csr_write(&c, MODE, 0x80080008u));
-    run(f, &c, 0xA, HOLE, 4, &r);
-    assert_int_equal(r.status, XMEM_SVM_TRAP);
-    assert_true(r.fault_store);
-    assert_int_equal(r.tval, HOLE);
-    assert_int_equal(r.svfaulti, 0);
-    test_free(f);
+    program(c, TAB, SCL(2, 0, 0, 0, W32), 4, 0);
+    assert_true(cap_csr_write(c, MODE, 0x80080008u));
+    run(f, c, 0xA, HOLE, 4, &r);
+    expect_trap(&r, true, HOLE, 0);
 }
 
 /* Element i uses lane i mod 64 (errata Q-62): with only lane 1 set, a 130-element gather
@@ -468,16 +477,14 @@ static void test_predication(void **state)
  * nothing and completes (rd = count). REQ: CAP-032 XMEM-070 */
 static void test_predication_lanes(void **state)
 {
-    (void)state;
-    fake *f = new_fake();
-    cap_state c;
-    program(&c, TAB, SCL(0, 0, 0, 0, W8), 1, 0);
+    fake *f = *state;
+    cap_state *c = &f->cap;
+    program(c, TAB, SCL(0, 0, 0, 0, W8), 1, 0);
     for (unsigned i = 0; i < 130; i++)
         put(f, IDX + i, 1, i & 0x3F);
-    for (unsigned k = 0; k < 64; k++)
-        put(f, TAB + k, 1, 0x80 + k);
+    fill_table(f, 1, 64, 0x80);
     xmem_svm_result r;
-    run(f, &c, 0x2, BUF, 130, &r);
+    run(f, c, 0x2, BUF, 130, &r);
     expect_done(&r, 130);
     assert_int_equal(f->n, 9);
     expect_log(f, 0, IDX + 1, 1, false);
@@ -488,19 +495,18 @@ static void test_predication_lanes(void **state)
     assert_int_equal(get(f, BUF + 129, 1), 0x81);
     assert_int_equal(get(f, BUF + 2, 1), 0xCC);
     /* lane 63 only: element 63 of 64 */
-    run(f, &c, UINT64_C(1) << 63, BUF, 64, &r);
+    run(f, c, UINT64_C(1) << 63, BUF, 64, &r);
     expect_done(&r, 64);
     assert_int_equal(f->n, 3);
     expect_log(f, 0, IDX + 63, 1, false);
     /* empty predicate, merge gather and scatter: no access at all */
-    run(f, &c, 0, BUF, ~UINT64_C(0), &r);
+    run(f, c, 0, BUF, ~UINT64_C(0), &r);
     expect_done(&r, ~UINT64_C(0));
     assert_int_equal(f->n, 0);
-    program(&c, TAB, SCL(0, 0, 1, 0, W8), 1, 0);
-    run(f, &c, 0, HOLE, UINT64_C(1) << 40, &r);
+    program(c, TAB, SCL(0, 0, 1, 0, W8), 1, 0);
+    run(f, c, 0, HOLE, UINT64_C(1) << 40, &r);
     expect_done(&r, UINT64_C(1) << 40);
     assert_int_equal(f->n, 0);
-    test_free(f);
 }
 
 /* Fault-only-first, i > 0: indices {0, 1, HOLE, 3}; element 2 faults: no trap, rd = 2,
@@ -509,20 +515,14 @@ static void test_predication_lanes(void **state)
  * REQ: CAP-143 XMEM-066 XMEM-077 */
 static void test_fof_stop(void **state)
 {
-    (void)state;
-    fake *f = new_fake();
-    cap_state c;
-    for (unsigned k = 0; k < 4; k++)
-        put(f, TAB + 8 * k, 8, 0xE000000000000000u + k);
-    const uint64_t idx[4] = {0, 1, (HOLE - TAB) / 8, 3};
-    for (unsigned i = 0; i < 4; i++)
-        put(f, IDX + 8 * i, 8, idx[i]);
-    program(&c, TAB, SCL(3, 0, 0, 1, W64), 8, 0);
+    fake *f = *state;
+    cap_state *c = &f->cap;
+    fill_table(f, 8, 4, 0xE000000000000000u);
+    put_indices(f, 8, (const uint64_t[]){0, 1, (HOLE - TAB) / 8, 3}, 4);
+    program(c, TAB, SCL(3, 0, 0, 1, W64), 8, 0);
     xmem_svm_result r;
-    run(f, &c, ~UINT64_C(0), BUF, 4, &r);
-    assert_int_equal(r.status, XMEM_SVM_FOF_STOP);
-    assert_int_equal(r.rd, 2);
-    assert_int_equal(r.svfaulti, 2);
+    run(f, c, ~UINT64_C(0), BUF, 4, &r);
+    expect_fof_stop(&r, 2);
     assert_int_equal(r.events, INV_MISS);
     assert_int_equal(get(f, BUF, 8), 0xE000000000000000u);
     assert_int_equal(get(f, BUF + 8, 8), 0xE000000000000001u);
@@ -533,22 +533,17 @@ static void test_fof_stop(void **state)
     assert_false(f->log[7].ok);
     assert_int_equal(touches(f, IDX + 24, 8), 0);
     /* scatter: element 1 faults on its store */
-    const uint64_t sidx[3] = {0, (HOLE - TAB) / 8, 2};
-    for (unsigned i = 0; i < 3; i++) {
-        put(f, IDX + 8 * i, 8, sidx[i]);
+    put_indices(f, 8, (const uint64_t[]){0, (HOLE - TAB) / 8, 2}, 3);
+    for (unsigned i = 0; i < 3; i++)
         put(f, BUF + 8 * i, 8, 0xF0 + i);
-    }
     memset(f->ram + (TAB - RAM_BASE), 0xCC, 64);
-    program(&c, TAB, SCL(3, 0, 1, 1, W64), 8, 0);
-    run(f, &c, ~UINT64_C(0), BUF, 3, &r);
-    assert_int_equal(r.status, XMEM_SVM_FOF_STOP);
-    assert_int_equal(r.rd, 1);
-    assert_int_equal(r.svfaulti, 1);
+    program(c, TAB, SCL(3, 0, 1, 1, W64), 8, 0);
+    run(f, c, ~UINT64_C(0), BUF, 3, &r);
+    expect_fof_stop(&r, 1);
     assert_int_equal(get(f, TAB, 8), 0xF0);
     assert_int_equal(get(f, TAB + 16, 8), 0xCCCCCCCCCCCCCCCCu);
     assert_int_equal(f->n, 6);
     expect_log(f, 5, HOLE, 8, true);
-    test_free(f);
 }
 
 /* Fault-only-first, element 0: traps normally (gather: load access fault, scatter:
@@ -557,37 +552,27 @@ static void test_fof_stop(void **state)
  * faulting is an FOF stop with rd = 1. REQ: CAP-143 XMEM-066 XMEM-077 */
 static void test_fof_first(void **state)
 {
-    (void)state;
-    fake *f = new_fake();
-    cap_state c;
+    fake *f = *state;
+    cap_state *c = &f->cap;
     put(f, IDX, 4, 0x100); /* HOLE + 0x100 * 16 = HOLE + 0x1000: unmapped */
     put(f, IDX + 4, 4, 0x100);
-    program(&c, HOLE, SCL(4, 0, 0, 1, W32), 2, 0);
+    program(c, HOLE, SCL(4, 0, 0, 1, W32), 2, 0);
     xmem_svm_result r;
-    run(f, &c, ~UINT64_C(0), BUF, 2, &r);
-    assert_int_equal(r.status, XMEM_SVM_TRAP);
-    assert_false(r.fault_store);
-    assert_int_equal(r.tval, HOLE + 0x1000);
-    assert_int_equal(r.svfaulti, 0);
+    run(f, c, ~UINT64_C(0), BUF, 2, &r);
+    expect_trap(&r, false, HOLE + 0x1000, 0);
     assert_int_equal(r.events, INV_MISS);
     assert_int_equal(f->n, 2);
     assert_int_equal(get(f, BUF, 2), 0xCCCC);
-    program(&c, HOLE, SCL(4, 0, 1, 1, W32), 2, 0);
-    run(f, &c, ~UINT64_C(0), BUF, 2, &r);
-    assert_int_equal(r.status, XMEM_SVM_TRAP);
-    assert_true(r.fault_store);
-    assert_int_equal(r.tval, HOLE + 0x1000);
-    assert_int_equal(r.svfaulti, 0);
+    program(c, HOLE, SCL(4, 0, 1, 1, W32), 2, 0);
+    run(f, c, ~UINT64_C(0), BUF, 2, &r);
+    expect_trap(&r, true, HOLE + 0x1000, 0);
     assert_int_equal(f->n, 3);
     /* element 0 masked, element 1 faults: FOF stop at 1 */
-    program(&c, HOLE, SCL(4, 0, 0, 1, W32), 2, 0);
-    run(f, &c, 0x2, BUF, 2, &r);
-    assert_int_equal(r.status, XMEM_SVM_FOF_STOP);
-    assert_int_equal(r.rd, 1);
-    assert_int_equal(r.svfaulti, 1);
+    program(c, HOLE, SCL(4, 0, 0, 1, W32), 2, 0);
+    run(f, c, 0x2, BUF, 2, &r);
+    expect_fof_stop(&r, 1);
     assert_int_equal(f->n, 2);
     expect_log(f, 0, IDX + 4, 4, false);
-    test_free(f);
 }
 
 /* FOF = 0: the first fault traps with mtval = the address and SVFAULTI = i; earlier
@@ -597,47 +582,32 @@ static void test_fof_first(void **state)
  * fault. REQ: XMEM-067 */
 static void test_fault_trap(void **state)
 {
-    (void)state;
-    fake *f = new_fake();
-    cap_state c;
-    for (unsigned k = 0; k < 4; k++)
-        put(f, TAB + 4 * k, 4, 0x70 + k);
-    const uint32_t idx[4] = {1, 2, 0x40000, 3};
-    for (unsigned i = 0; i < 4; i++)
-        put(f, IDX + 4 * i, 4, idx[i]);
-    program(&c, TAB, SCL(2, 0, 0, 0, W32), 4, BOUND_CHECK); /* BOUND_CHECK alone faults */
+    fake *f = *state;
+    cap_state *c = &f->cap;
+    fill_table(f, 4, 4, 0x70);
+    put_indices(f, 4, (const uint64_t[]){1, 2, 0x40000, 3}, 4);
+    program(c, TAB, SCL(2, 0, 0, 0, W32), 4, BOUND_CHECK); /* BOUND_CHECK alone faults */
     xmem_svm_result r;
-    run(f, &c, ~UINT64_C(0), BUF, 4, &r);
-    assert_int_equal(r.status, XMEM_SVM_TRAP);
-    assert_false(r.fault_store);
-    assert_int_equal(r.tval, TAB + 0x100000);
-    assert_int_equal(r.svfaulti, 2);
+    run(f, c, ~UINT64_C(0), BUF, 4, &r);
+    expect_trap(&r, false, TAB + 0x100000, 2);
     assert_int_equal(r.events, INV_MISS);
     assert_int_equal(get(f, BUF, 4), 0x71);
     assert_int_equal(get(f, BUF + 4, 4), 0x72);
     assert_int_equal(get(f, BUF + 8, 4), 0xCCCCCCCC);
     assert_int_equal(touches(f, IDX + 12, 4), 0);
     /* ALLOW_OOB_ZERO without BOUND_CHECK faults too */
-    program(&c, TAB, SCL(2, 0, 0, 0, W32), 4, ALLOW_OOB_ZERO);
-    run(f, &c, ~UINT64_C(0), BUF, 4, &r);
-    assert_int_equal(r.status, XMEM_SVM_TRAP);
-    assert_int_equal(r.svfaulti, 2);
+    program(c, TAB, SCL(2, 0, 0, 0, W32), 4, ALLOW_OOB_ZERO);
+    run(f, c, ~UINT64_C(0), BUF, 4, &r);
+    expect_trap(&r, false, TAB + 0x100000, 2);
     /* the index array itself unmapped: load access fault at the entry, element 0 */
-    program(&c, TAB, SCL(2, 0, 0, 0, W32), 4, 0);
-    assert_true(cap_csr_write(&c, SVMIDX, HOLE));
-    run(f, &c, ~UINT64_C(0), BUF, 4, &r);
-    assert_int_equal(r.status, XMEM_SVM_TRAP);
-    assert_false(r.fault_store);
-    assert_int_equal(r.tval, HOLE);
-    assert_int_equal(r.svfaulti, 0);
+    program(c, TAB, SCL(2, 0, 0, 0, W32), 4, 0);
+    assert_true(cap_csr_write(c, SVMIDX, HOLE));
+    run(f, c, ~UINT64_C(0), BUF, 4, &r);
+    expect_trap(&r, false, HOLE, 0);
     /* buffer running off RAM at element 1 (FOF = 0): store access fault at the slot */
-    program(&c, TAB, SCL(2, 0, 0, 0, W32), 4, 0);
-    run(f, &c, ~UINT64_C(0), RAM_BASE + RAM_SIZE - 4, 4, &r);
-    assert_int_equal(r.status, XMEM_SVM_TRAP);
-    assert_true(r.fault_store);
-    assert_int_equal(r.tval, RAM_BASE + RAM_SIZE);
-    assert_int_equal(r.svfaulti, 1);
-    test_free(f);
+    program(c, TAB, SCL(2, 0, 0, 0, W32), 4, 0);
+    run(f, c, ~UINT64_C(0), RAM_BASE + RAM_SIZE - 4, 4, &r);
+    expect_trap(&r, true, RAM_BASE + RAM_SIZE, 1);
 }
 
 /* BOUND_CHECK = 1 and ALLOW_OOB_ZERO = 1: an inaccessible gather element reads 0 and a
@@ -645,17 +615,13 @@ static void test_fault_trap(void **state)
  * reports INV_MISS; with FOF = 1 as well, nothing stops. REQ: XMEM-068 */
 static void test_oob_zero(void **state)
 {
-    (void)state;
-    fake *f = new_fake();
-    cap_state c;
-    for (unsigned k = 0; k < 4; k++)
-        put(f, TAB + 4 * k, 4, 0x90 + k);
-    const uint32_t idx[3] = {1, 0x40000, 3};
-    for (unsigned i = 0; i < 3; i++)
-        put(f, IDX + 4 * i, 4, idx[i]);
-    program(&c, TAB, SCL(2, 0, 0, 1, W32), 4, BOUND_CHECK | ALLOW_OOB_ZERO);
+    fake *f = *state;
+    cap_state *c = &f->cap;
+    fill_table(f, 4, 4, 0x90);
+    put_indices(f, 4, (const uint64_t[]){1, 0x40000, 3}, 3);
+    program(c, TAB, SCL(2, 0, 0, 1, W32), 4, BOUND_CHECK | ALLOW_OOB_ZERO);
     xmem_svm_result r;
-    run(f, &c, ~UINT64_C(0), BUF, 3, &r);
+    run(f, c, ~UINT64_C(0), BUF, 3, &r);
     expect_done(&r, 3);
     assert_int_equal(r.events, INV_MISS);
     assert_int_equal(get(f, BUF, 4), 0x91);
@@ -663,7 +629,7 @@ static void test_oob_zero(void **state)
     assert_int_equal(get(f, BUF + 8, 4), 0x93);
     /* all accessible: no event */
     put(f, IDX + 4, 4, 2);
-    run(f, &c, ~UINT64_C(0), BUF, 3, &r);
+    run(f, c, ~UINT64_C(0), BUF, 3, &r);
     expect_done(&r, 3);
     assert_int_equal(r.events, 0);
     assert_int_equal(get(f, BUF + 4, 4), 0x92);
@@ -672,8 +638,8 @@ static void test_oob_zero(void **state)
     for (unsigned i = 0; i < 3; i++)
         put(f, BUF + 4 * i, 4, 0xA0 + i);
     memset(f->ram + (TAB - RAM_BASE), 0xCC, 16);
-    program(&c, TAB, SCL(2, 0, 1, 0, W32), 4, BOUND_CHECK | ALLOW_OOB_ZERO);
-    run(f, &c, ~UINT64_C(0), BUF, 3, &r);
+    program(c, TAB, SCL(2, 0, 1, 0, W32), 4, BOUND_CHECK | ALLOW_OOB_ZERO);
+    run(f, c, ~UINT64_C(0), BUF, 3, &r);
     expect_done(&r, 3);
     assert_int_equal(r.events, INV_MISS);
     assert_int_equal(get(f, TAB + 4, 4), 0xA0);
@@ -681,7 +647,6 @@ static void test_oob_zero(void **state)
     assert_int_equal(get(f, TAB + 8, 4), 0xCCCCCCCC);
     expect_log(f, 5, TAB + 0x100000, 4, true);
     assert_false(f->log[5].ok);
-    test_free(f);
 }
 
 /* BOUND_CHECK's region bound (errata P-205) at its edges: a region exactly one element
@@ -690,17 +655,13 @@ static void test_oob_zero(void **state)
  * REQ: XMEM-067 XMEM-068 */
 static void test_region_bound_edges(void **state)
 {
-    (void)state;
-    fake *f = new_fake();
-    cap_state c;
-    for (unsigned k = 0; k < 4; k++)
-        put(f, TAB + 4 * k, 4, 0x70 + k);
-    const uint32_t idx[3] = {0, 1, 2};
-    for (unsigned i = 0; i < 3; i++)
-        put(f, IDX + 4 * i, 4, idx[i]);
-    program(&c, TAB, SCL(2, 0, 0, 0, W32), 4, BOUND_CHECK | ALLOW_OOB_ZERO);
+    fake *f = *state;
+    cap_state *c = &f->cap;
+    fill_table(f, 4, 4, 0x70);
+    put_indices(f, 4, (const uint64_t[]){0, 1, 2}, 3);
+    program(c, TAB, SCL(2, 0, 0, 0, W32), 4, BOUND_CHECK | ALLOW_OOB_ZERO);
     cap_snap s;
-    cap_snapshot(&c, &s);
+    cap_snapshot(c, &s);
     xmem_svm_mem m = {f, f_load, f_store};
     for (uint64_t bound = 4; bound <= 8; bound += 4) {
         xmem_svm_cfg cfg;
@@ -716,7 +677,6 @@ static void test_region_bound_edges(void **state)
         assert_int_equal(get(f, BUF + 4, 4), bound == 8 ? 0x71 : 0);
         assert_int_equal(get(f, BUF + 8, 4), 0);
     }
-    test_free(f);
 }
 
 /* The operation runs under the snapshot taken at its boundary: SVM CSRs rewritten while
@@ -724,17 +684,14 @@ static void test_region_bound_edges(void **state)
  * REQ: XMEM-074 CAP-006 */
 static void test_snapshot_isolation(void **state)
 {
-    (void)state;
-    fake *f = new_fake();
-    cap_state c;
-    for (unsigned k = 0; k < 4; k++)
-        put(f, TAB + 4 * k, 4, 0x60 + k);
-    for (unsigned i = 0; i < 4; i++)
-        put(f, IDX + 4 * i, 4, 3 - i);
-    program(&c, TAB, SCL(2, 0, 0, 0, W32), 4, 0);
-    f->meddle = &c;
+    fake *f = *state;
+    cap_state *c = &f->cap;
+    fill_table(f, 4, 4, 0x60);
+    put_indices(f, 4, (const uint64_t[]){3, 2, 1, 0}, 4);
+    program(c, TAB, SCL(2, 0, 0, 0, W32), 4, 0);
+    f->meddle = c;
     xmem_svm_result r;
-    run(f, &c, ~UINT64_C(0), BUF, 4, &r);
+    run(f, c, ~UINT64_C(0), BUF, 4, &r);
     expect_done(&r, 4);
     for (unsigned i = 0; i < 4; i++)
         assert_int_equal(get(f, BUF + 4 * i, 4), 0x63 - i);
@@ -743,7 +700,7 @@ static void test_snapshot_isolation(void **state)
         assert_true(f->log[i].ok);
     f->meddle = NULL;
     cap_snap s;
-    cap_snapshot(&c, &s);
+    cap_snapshot(c, &s);
     assert_int_equal(cap_snap_xmem(&s, SVMBASE), HOLE);
     xmem_svm_cfg cfg;
     xmem_svm_config(&s, ~UINT64_C(0), &cfg);
@@ -753,26 +710,25 @@ static void test_snapshot_isolation(void **state)
     assert_true(cfg.scatter && cfg.fof && cfg.idx_signed);
     assert_int_equal(cfg.idx_size, 1);
     assert_int_equal(cfg.size, 8);
-    test_free(f);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_gather),
-        cmocka_unit_test(test_scatter),
-        cmocka_unit_test(test_scale),
-        cmocka_unit_test(test_index_widths),
-        cmocka_unit_test(test_svmlen),
-        cmocka_unit_test(test_svmlen_eff_ew),
-        cmocka_unit_test(test_predication),
-        cmocka_unit_test(test_predication_lanes),
-        cmocka_unit_test(test_fof_stop),
-        cmocka_unit_test(test_fof_first),
-        cmocka_unit_test(test_fault_trap),
-        cmocka_unit_test(test_oob_zero),
-        cmocka_unit_test(test_region_bound_edges),
-        cmocka_unit_test(test_snapshot_isolation),
+        cmocka_unit_test_setup_teardown(test_gather, new_fake, free_fake),
+        cmocka_unit_test_setup_teardown(test_scatter, new_fake, free_fake),
+        cmocka_unit_test_setup_teardown(test_scale, new_fake, free_fake),
+        cmocka_unit_test_setup_teardown(test_index_widths, new_fake, free_fake),
+        cmocka_unit_test_setup_teardown(test_svmlen, new_fake, free_fake),
+        cmocka_unit_test_setup_teardown(test_svmlen_eff_ew, new_fake, free_fake),
+        cmocka_unit_test_setup_teardown(test_predication, new_fake, free_fake),
+        cmocka_unit_test_setup_teardown(test_predication_lanes, new_fake, free_fake),
+        cmocka_unit_test_setup_teardown(test_fof_stop, new_fake, free_fake),
+        cmocka_unit_test_setup_teardown(test_fof_first, new_fake, free_fake),
+        cmocka_unit_test_setup_teardown(test_fault_trap, new_fake, free_fake),
+        cmocka_unit_test_setup_teardown(test_oob_zero, new_fake, free_fake),
+        cmocka_unit_test_setup_teardown(test_region_bound_edges, new_fake, free_fake),
+        cmocka_unit_test_setup_teardown(test_snapshot_isolation, new_fake, free_fake),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

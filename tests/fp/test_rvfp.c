@@ -603,10 +603,48 @@ static void test_sign_injection(void **state)
     assert_int_equal(rvfp_sgnjx_d(SGN_D, SGN_D), 0);
 }
 
-/* Reserved rounding modes are the caller's responsibility; they must not crash. */
+/* Reserved rounding modes are the caller's responsibility; they must not crash, and the
+ * arithmetic computes them as RNE (rvfp.c, "arithmetic API"). The inputs round
+ * differently under every mode: 1/3, 1 - 2^-25 (a tie below 1), 1 * (1 + 2^-23) /
+ * (3/2), and their double counterparts. */
 static void test_bad_rm(void **state)
 {
     (void)state;
+    typedef uint32_t (*bin_s)(uint32_t, uint32_t, unsigned, unsigned *);
+    typedef uint64_t (*bin_d)(uint64_t, uint64_t, unsigned, unsigned *);
+    static const struct {
+        bin_s f;
+        uint32_t a, b;
+    } s_ops[] = {{rvfp_add_s, 0x3f800000, 0xb3000000},
+                 {rvfp_sub_s, 0x3f800000, 0x33000000},
+                 {rvfp_mul_s, 0x3f800001, 0x3eaaaaab},
+                 {rvfp_div_s, 0x3f800000, 0x40400000}};
+    static const struct {
+        bin_d f;
+        uint64_t a, b;
+    } d_ops[] = {{rvfp_add_d, 0x3ff0000000000000, 0xbc90000000000000},
+                 {rvfp_sub_d, 0x3ff0000000000000, 0x3c90000000000000},
+                 {rvfp_mul_d, 0x3ff0000000000001, 0x3fd5555555555555},
+                 {rvfp_div_d, 0x3ff0000000000000, 0x4008000000000000}};
+    static const unsigned bad[] = {5, 6, 7, 8, 0xffffffffu};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        for (size_t i = 0; i < sizeof s_ops / sizeof s_ops[0]; i++) {
+            unsigned f_rne = 0, f_bad = 0;
+            uint32_t rne = s_ops[i].f(s_ops[i].a, s_ops[i].b, RVFP_RNE, &f_rne);
+            assert_int_equal(s_ops[i].f(s_ops[i].a, s_ops[i].b, bad[k], &f_bad), rne);
+            assert_int_equal(f_bad, f_rne);
+        }
+        for (size_t i = 0; i < sizeof d_ops / sizeof d_ops[0]; i++) {
+            unsigned f_rne = 0, f_bad = 0;
+            uint64_t rne = d_ops[i].f(d_ops[i].a, d_ops[i].b, RVFP_RNE, &f_rne);
+            assert_int_equal(d_ops[i].f(d_ops[i].a, d_ops[i].b, bad[k], &f_bad), rne);
+            assert_int_equal(f_bad, f_rne);
+        }
+        unsigned f_rne = 0, f_bad = 0;
+        uint32_t rne = rvfp_sqrt_s(0x40000000, RVFP_RNE, &f_rne); /* sqrt 2 */
+        assert_int_equal(rvfp_sqrt_s(0x40000000, bad[k], &f_bad), rne);
+        assert_int_equal(f_bad, f_rne);
+    }
     unsigned fl = 0;
     for (unsigned rm = 5; rm < 9; rm++) {
         (void)rvfp_add_s(0x3f800000, 0x33800000, rm, &fl);

@@ -12,12 +12,8 @@ sim=$1 elf=$2 work=$3
 . "$(dirname "$0")/gdb_lib.sh"
 start_sim --gdb "$elf"
 sleep 0.3 # the guest runs with nobody attached
-cat >"$work/cmds" <<EOC
-set pagination off
-set confirm off
-set architecture riscv:rv64
-file $elf
-target remote 127.0.0.1:$port
+connect_cmds "$elf" >"$work/cmds"
+cat >>"$work/cmds" <<EOC
 print spins
 set debug remote 1
 continue

@@ -3,7 +3,13 @@
 # run a batch of GDB commands, report a failure with both sides' output.
 #   needs: $work (fresh directory made here)
 #   start_sim OPTION ELF   OPTION = --gdb-wait or --gdb; sets $simpid and $port
+#   connect_cmds ELF       prints the GDB commands that load ELF's symbols and connect
+#                          to the stub at $port (a command file starts with them)
 #   run_gdb CMDFILE        gdb-multiarch -batch, output in $work/gdb.out
+#   run_session CMDFILE    run_gdb, then the simulator's end: $rc its exit status,
+#                          $out gdb's output
+#   check_clean_end        fails unless the program ran to its end and the simulator
+#                          exited 0
 #   fail MESSAGE           prints the outputs, kills the simulator, exits 1
 gdb=$(command -v gdb-multiarch) || { echo "SKIP: gdb-multiarch not installed (scripts/setup-deps.sh)"; exit 77; }
 rm -rf "$work"
@@ -30,4 +36,23 @@ start_sim() {
 }
 run_gdb() {
     timeout 120 "$gdb" -nx -batch -x "$1" >"$work/gdb.out" 2>&1
+}
+connect_cmds() {
+    cat <<EOC
+set pagination off
+set confirm off
+set architecture riscv:rv64
+file $1
+target remote 127.0.0.1:$port
+EOC
+}
+run_session() {
+    run_gdb "$1"
+    wait "$simpid"
+    rc=$?
+    out=$work/gdb.out
+}
+check_clean_end() {
+    grep -q "exited normally" "$out" || fail "the program did not run to its end"
+    [ $rc -eq 0 ] || fail "simulator exit status $rc"
 }

@@ -18,12 +18,8 @@ dreset=$(xmllint --xpath 'string(//Register[Name="cap_xmem_descpol"]/ResetValue)
 [ -n "$dreset" ] || { echo "FAIL: no cap_xmem_descpol in $spec"; exit 1; }
 dreset=$(printf '0x%x' "0x$dreset")
 start_sim --gdb-wait "$elf"
-cat >"$work/cmds" <<EOC
-set pagination off
-set confirm off
-set architecture riscv:rv64
-file $elf
-target remote 127.0.0.1:$port
+connect_cmds "$elf" >"$work/cmds"
+cat >>"$work/cmds" <<EOC
 break *xmem_two_writes
 continue
 print/x \$cap_xmem_dom
@@ -49,10 +45,7 @@ monitor pmask
 delete
 continue
 EOC
-run_gdb "$work/cmds"
-wait "$simpid"
-rc=$?
-out=$work/gdb.out
+run_session "$work/cmds"
 # XMEM state per instruction boundary (XMEM 11.1.10): reset values (DOM 0, DESCPOL from
 # the XML), then each csrw visible after exactly its own step and not before
 grep -q '^\$1 = 0x0$' "$out" || fail "cap_xmem_dom before the first write"
@@ -71,7 +64,6 @@ want=$(printf '0x%x' "0x$reset")
 grep -q "^\\\$10 = $want\$" "$out" || fail "cap_prec_stat is not the reset value $want"
 grep -q "cap_prec_stat .*0x7d2 = " "$out" || fail "monitor cap does not show cap_prec_stat"
 grep -qi "pmask" "$out" || fail "monitor pmask"
-grep -q "exited normally" "$out" || fail "the program did not run to its end"
-[ $rc -eq 0 ] || fail "simulator exit status $rc"
+check_clean_end
 grep -qx "result 55" "$work/sim.out" || fail "guest output"
 echo "gdb_session: ok"

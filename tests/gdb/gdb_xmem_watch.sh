@@ -12,12 +12,8 @@ set -u
 sim=$1 elf=$2 work=$3
 . "$(dirname "$0")/gdb_lib.sh"
 start_sim --gdb-wait "$elf"
-cat >"$work/cmds" <<EOC
-set pagination off
-set confirm off
-set architecture riscv:rv64
-file $elf
-target remote 127.0.0.1:$port
+connect_cmds "$elf" >"$work/cmds"
+cat >>"$work/cmds" <<EOC
 watch stg_target
 continue
 print/x *(unsigned int *)(\$pc - 4) & 0x707f
@@ -36,10 +32,7 @@ print/x *(unsigned int *)(\$pc - 4) & 0x707f
 delete
 continue
 EOC
-run_gdb "$work/cmds"
-wait "$simpid"
-rc=$?
-out=$work/gdb.out
+run_session "$work/cmds"
 # opcode | funct3 << 12 of the instruction that hit: xmem.stg 6, xmem.ldg 5, xlds.cpy 4
 # (CUSTOM-1), xmem.svm 1 (CUSTOM-2)
 grep -q "Hardware watchpoint 1: stg_target" "$out" || fail "no watchpoint on stg_target"
@@ -52,6 +45,5 @@ grep -q "New value = 11259375" "$out" || fail "xlds.cpy's copy into cpy_target n
 grep -q '^\$3 = 0x402b$' "$out" || fail "the stop is not right after xlds.cpy"
 grep -q "New value = 44" "$out" || fail "the SVMEM scatter's store into svm_table[0] not reported"
 grep -q '^\$4 = 0x105b$' "$out" || fail "the stop is not right after xmem.svm"
-grep -q "exited normally" "$out" || fail "the program did not run to its end"
-[ $rc -eq 0 ] || fail "simulator exit status $rc"
+check_clean_end
 echo "gdb_xmem_watch: ok"

@@ -394,6 +394,86 @@ static void unbound_op_is_illegal_without_unit(void **state)
     assert_int_equal(f->h->mtval, XFENCE_WAIT);
 }
 
+/* ---- the hart's own CSRs, read and written from the host ---- */
+
+static bool ro_read(hart *h, void *ctx, uint32_t a, uint64_t *v)
+{
+    (void)h, (void)a;
+    *v = *(uint64_t *)ctx;
+    return true;
+}
+static bool ro_write(hart *h, void *ctx, uint32_t a, uint64_t v)
+{
+    (void)h, (void)a;
+    *(uint64_t *)ctx = v;
+    return true;
+}
+
+/* Values a guest program rarely looks at, each as the privileged and debug specs (and
+ * this hart's choices) make it. */
+static void csr_values(void **state)
+{
+    fixture *f = *state;
+    uint64_t v;
+    /* tinfo (0x7a4): trigger types 2 (mcontrol) and 15 (disabled) */
+    assert_true(hart_csr_read(f->h, 0x7a4, &v));
+    assert_int_equal(v, 0x8004);
+    /* senvcfg (0x10a): FIOM (bit 0) is the one writable bit */
+    assert_true(hart_csr_write(f->h, 0x10a, ~UINT64_C(0)));
+    assert_true(hart_csr_read(f->h, 0x10a, &v));
+    assert_int_equal(v, 1);
+    /* mcycle (0xb00) counts as minstret (0xb02) does here: equal after a few instructions;
+     * cycle (0xc00) and instret (0xc02) read the same */
+    put32(f, BASE, ADDI_X1_X0_5);
+    put32(f, BASE + 4, ADDI_X2_X1_7);
+    put32(f, BASE + 8, ADD_X3_X1_X2);
+    hart_run(f->h, 3);
+    uint64_t cyc = 0xdead, ret = 0xbeef;
+    assert_true(hart_csr_read(f->h, 0xb00, &cyc));
+    assert_true(hart_csr_read(f->h, 0xb02, &ret));
+    assert_int_equal(ret, 3);
+    assert_int_equal(cyc, ret);
+    cyc = 0xdead, ret = 0xbeef;
+    assert_true(hart_csr_read(f->h, 0xc00, &cyc));
+    assert_true(hart_csr_read(f->h, 0xc02, &ret));
+    assert_int_equal(ret, 3);
+    assert_int_equal(cyc, 3);
+    /* pmpaddr0..63 are 0x3b0..0x3ef: 0x3f0 is no CSR */
+    assert_true(hart_csr_read(f->h, 0x3ef, &v));
+    assert_false(hart_csr_read(f->h, 0x3f0, &v));
+    assert_false(hart_csr_write(f->h, 0x3f0, 0));
+    /* medeleg: the misaligned fetch (bit 0) is delegable only without C; ecall from M
+     * (bit 11) never */
+    assert_true(hart_csr_write(f->h, 0x302, ~UINT64_C(0)));
+    assert_true(hart_csr_read(f->h, 0x302, &v));
+    assert_int_equal(v, 0xb3fe);
+    assert_true(hart_csr_read(f->h, 0x301, &v));
+    assert_true(hart_csr_write(f->h, 0x301, v & ~(UINT64_C(1) << 2))); /* misa.C off */
+    assert_true(hart_csr_write(f->h, 0x302, ~UINT64_C(0)));
+    assert_true(hart_csr_read(f->h, 0x302, &v));
+    assert_int_equal(v, 0xb3ff);
+    /* the numbered families' names for the commit log */
+    assert_string_equal(hart_csr_name(0x323), "mhpmevent3");
+    assert_string_equal(hart_csr_name(0x33f), "mhpmevent31");
+    assert_string_equal(hart_csr_name(0xb03), "mhpmcounter3");
+    assert_string_equal(hart_csr_name(0x3ef), "pmpaddr63");
+}
+
+/* csr[11:10] = 3 is read-only whoever implements the CSR: a unit's CSR numbered there
+ * reads through the unit, and a write is refused before the unit's write hook runs. */
+static void read_only_range_for_units(void **state)
+{
+    fixture *f = *state;
+    uint64_t val = 7, v = 0;
+    static const hart_unit_csrs ro_csr[] = {{0xcc0, 0xcc0, ro_read, ro_write}};
+    static const hart_unit ro_unit = {"ro", NULL, 0, NULL, 1, ro_csr};
+    assert_int_equal(hart_register_unit(f->h, &ro_unit, &val), 0);
+    assert_true(hart_csr_read(f->h, 0xcc0, &v));
+    assert_int_equal(v, 7);
+    assert_false(hart_csr_write(f->h, 0xcc0, 9));
+    assert_int_equal(val, 7);
+}
+
 /* ---- the debugger's trigger API (hart_trigger_set/clear, errata P-265) ---- */
 
 static void host_triggers(void **state)
@@ -473,6 +553,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(commit_log_line_format, setup, teardown),
         cmocka_unit_test_setup_teardown(unit_registration, setup, teardown),
         cmocka_unit_test_setup_teardown(unbound_op_is_illegal_without_unit, setup, teardown),
+        cmocka_unit_test_setup_teardown(csr_values, setup, teardown),
+        cmocka_unit_test_setup_teardown(read_only_range_for_units, setup, teardown),
         cmocka_unit_test_setup_teardown(random_code_never_escapes, setup, teardown),
         cmocka_unit_test_setup_teardown(host_triggers, setup, teardown),
     };

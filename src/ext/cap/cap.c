@@ -159,9 +159,13 @@ static void recompute(cap_state *c)
     KEEP((pet_sup >> pet) & 1, CAP_PREC_MODE_PET)
     KEEP((ew_sup >> ew) & 1, CAP_PREC_MODE_EW)
     KEEP((accw_sup >> accw) & 1, CAP_PREC_MODE_ACCW)
+    /* Codes the spec leaves undefined, with no discovery bit behind them.
+     * REQ: CAP-011 CAP-108 CAP-154 */
     KEEP(pack <= 2, CAP_PREC_MODE_PACK)
     KEEP(zpen != 3, CAP_PREC_MODE_ZP_EN)
 #undef KEEP
+    /* PREC.INTQ.PER_CHANNEL clear: per-channel zero points are not supported.
+     * REQ: CAP-011 CAP-057 CAP-108 CAP-154 */
     if (zpen == 2 && !(intq & CAP_PREC_INTQ_PER_CHANNEL_MASK)) {
         b = PUT(b, CAP_PREC_MODE_ZP_EN, 1); /* per-channel -> per-tensor ZP */
         unsup = true;

@@ -20,7 +20,7 @@ static void reset(hart *h, void *ctx)
 {
     (void)h;
     cap_unit *u = ctx;
-    cap_reset(&u->cap, u->prof);
+    u->cap = u->reset_state;
 }
 
 /* A per-instruction override (OSAE) acts on this instruction only and never changes CAP
@@ -91,6 +91,7 @@ static const hart_unit unit = {"cap", reset, 1, insns, 3, csrs};
 int cap_unit_attach(hart *h, cap_unit *u, const cap_profile *prof)
 {
     u->prof = prof;
-    cap_reset(&u->cap, prof);
+    cap_reset(&u->reset_state, prof);
+    u->cap = u->reset_state;
     return hart_register_unit(h, &unit, u);
 }

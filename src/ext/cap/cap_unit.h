@@ -9,6 +9,9 @@
 typedef struct {
     cap_state cap;
     const cap_profile *prof; /* not owned; NULL = default profile */
+    /* cap_reset(prof) is a function of the (immutable) profile alone: computed once at
+     * attach, copied at every hart reset (a reset per input under fuzzing). */
+    cap_state reset_state;
 } cap_unit;
 
 /* Registers the unit with h and resets it from prof; -1 when the hart refuses. */

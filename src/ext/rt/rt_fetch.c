@@ -11,6 +11,15 @@ static rt_fetch_status fetched_from(rt_fetch *f, uint64_t a, unsigned bytes)
     return RT_FETCH_OK;
 }
 
+/* Whether the n bytes at a overlap a range a map_only fetch must not read. */
+static bool forbidden(const rt_fetch *f, uint64_t a, uint64_t n)
+{
+    if (f->map_only)
+        for (unsigned i = 0; i < f->nforbid; i++)
+            if (a < f->forbid[i][1] && f->forbid[i][0] < a + n) return true;
+    return false;
+}
+
 /* n units of unit bytes at a into buf (little-endian), after the alignment check. */
 /* REQ: RT-089 RT-097 RT-099 RT-101 RT-102 RT-033 RT-041 */
 static rt_fetch_status fetch(rt_fetch *f, uint64_t a, uint64_t align, unsigned unit, unsigned n,
@@ -21,12 +30,10 @@ static rt_fetch_status fetch(rt_fetch *f, uint64_t a, uint64_t align, unsigned u
         f->fault_addr = a;
         return RT_FETCH_MISALIGNED;
     }
-    if (f->map_only)
-        for (unsigned i = 0; i < f->nforbid; i++)
-            if (a < f->forbid[i][1] && f->forbid[i][0] < a + (uint64_t)unit * n) {
-                f->declined = true;
-                return RT_FETCH_ACCESS;
-            }
+    if (forbidden(f, a, (uint64_t)unit * n)) {
+        f->declined = true;
+        return RT_FETCH_ACCESS;
+    }
     const uint8_t *p = f->mem->map ? f->mem->map(f->mem->ctx, a, unit * n) : NULL;
     if (p) {
         memcpy(buf, p, (size_t)unit * n);
@@ -56,8 +63,13 @@ static rt_fetch_status fetch(rt_fetch *f, uint64_t a, uint64_t align, unsigned u
 /* REQ: RT-039 RT-041 RT-042 RT-089 */
 rt_fetch_status rt_fetch_ray(rt_fetch *f, uint64_t addr, rt_elem e, rt_ray *ray)
 {
-    uint8_t b[32];
     unsigned es = rt_elem_bytes(e);
+    const uint8_t *run = rt_fetch_run(f, addr, es, 8u * es); /* what fetch would copy */
+    if (run) {
+        rt_ray_decode(run, e, ray);
+        return RT_FETCH_OK;
+    }
+    uint8_t b[32];
     rt_fetch_status st = fetch(f, addr, es, es, 8, b);
     if (st == RT_FETCH_OK) rt_ray_decode(b, e, ray);
     return st;
@@ -102,4 +114,13 @@ rt_fetch_status rt_fetch_tri(rt_fetch *f, uint64_t base, uint64_t index, rt_elem
     rt_fetch_status st = fetch(f, base + index * rt_tri_bytes(e), es, es, 9, b);
     if (st == RT_FETCH_OK) rt_tri_decode(b, e, v);
     return st;
+}
+
+/* REQ: RT-064 RT-089 */
+const uint8_t *rt_fetch_run(const rt_fetch *f, uint64_t addr, uint64_t align, uint64_t n)
+{
+    if (n == 0 || (addr & (align - 1)) || n > UINT32_MAX || addr + n < addr || f->cache ||
+        !f->mem->map || forbidden(f, addr, n))
+        return NULL;
+    return f->mem->map(f->mem->ctx, addr, (unsigned)n);
 }

@@ -93,5 +93,12 @@ rt_fetch_status rt_fetch_trirange(rt_fetch *f, uint64_t addr, rt_trirange *tr);
 /* Triangle index of the non-indexed buffer at base (address base + index * 9 elements,
  * modulo 2^64). */
 rt_fetch_status rt_fetch_tri(rt_fetch *f, uint64_t base, uint64_t index, rt_elem e, float v[3][3]);
+/* A host pointer to the n bytes at addr when every fetch of records of alignment align
+ * inside them would read them as they are: addr aligned, mem->map serving the whole run,
+ * no forbidden range (map_only) overlapping it and no cache model to tell; else (and for
+ * n = 0) NULL. No
+ * effect either way: a caller that gets NULL fetches record by record, which decides the
+ * faults, zero fills and declines. */
+const uint8_t *rt_fetch_run(const rt_fetch *f, uint64_t addr, uint64_t align, uint64_t n);
 
 #endif

@@ -220,7 +220,8 @@ static bool read_plain(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
  * host pointer to a from rt_job_mem.map_w: plain memory) or else through the store
  * callback. A store over a cached node tile starts a new cache generation. */
 /* REQ: RT-088 RT-097 */
-static bool store_bytes(job_ctx *c, uint64_t a, uint8_t *host, unsigned n, const uint8_t *buf)
+__attribute__((always_inline)) static inline bool store_bytes(job_ctx *c, uint64_t a, uint8_t *host,
+                                                              unsigned n, const uint8_t *buf)
 {
     if (c->nc && a < c->nc->hi && a + n > c->nc->lo) cache_new_gen(c->nc);
     if (host) {
@@ -389,27 +390,25 @@ static bool leaf(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, uint64_t tr
     bool done = false,
          ok = fetched(c, rt_fetch_trirange(&c->fetch, tr_addr, &tr)) && spend(c, tr.count);
     uint64_t base = k->tri_buf ? k->tri_buf : tr.base;
-    rt_tri_src src = {NULL, &c->fetch, base, k->e};
+    uint64_t start = base + 36u * (uint64_t)tr.first, bytes = 36u * (uint64_t)tr.count;
+    /* A leaf that can be cached (FP32 triangles, one run without an index wrap) is read in
+     * place when every triangle fetch would read plain memory (rt_fetch_run), as later
+     * visits read it; otherwise triangle by triangle, which decides faults and zero fills. */
+    bool cacheable = ok && !c->fetch.inv_miss && k->e == RT_ELEM_FP32 &&
+                     tr.count <= LEAF_CACHE_MAX && (uint64_t)tr.first + tr.count <= UINT32_MAX;
+    const uint8_t *tp = NULL;
+    if (cacheable) tp = tr.count ? rt_fetch_run(&c->fetch, start, 4, bytes) : (const uint8_t *)"";
+    rt_tri_src src = {tp, &c->fetch, base, k->e};
     if (ok)
         ok = fetched(
             c, rt_leaf_closest(&src, tr.first, tr.count, p, k->cull, k->eps, k->any, best, &done));
-    bool zeroed = c->fetch.inv_miss;
     c->fetch.inv_miss |= inv;
-    if (!ok || done) return ok;
-    /* Every triangle was fetched without a zero fill: keep the leaf when its triangles are
-     * one run of plain FP32 memory. */
-    uint64_t start = base + 36u * (uint64_t)tr.first, bytes = 36u * (uint64_t)tr.count;
-    const uint8_t *tp = NULL;
-    if (!zeroed && k->e == RT_ELEM_FP32 && tr.count <= LEAF_CACHE_MAX &&
-        (uint64_t)tr.first + tr.count <= UINT32_MAX && start + bytes >= start && c->m->map)
-        tp = tr.count ? c->m->map(c->m->ctx, start, (unsigned)bytes) : (const uint8_t *)"";
-    if (tp) {
-        if (nc->ltag[li].gen == nc->gen) nc->evict++;
-        nc->leaf[li] = (leaf_ent){tp, tr.first, tr.count};
-        nc->ltag[li] = (cache_tag){tr_addr, nc->gen};
-        cache_range(nc, tr_addr, 16);
-        if (bytes) cache_range(nc, start, bytes);
-    }
+    if (!ok || !tp) return ok;
+    if (nc->ltag[li].gen == nc->gen) nc->evict++;
+    nc->leaf[li] = (leaf_ent){tp, tr.first, tr.count};
+    nc->ltag[li] = (cache_tag){tr_addr, nc->gen};
+    cache_range(nc, tr_addr, 16);
+    if (bytes) cache_range(nc, start, bytes);
     return true;
 }
 
@@ -437,15 +436,31 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
     float tmin = p->r.tmin - eps, tmax_w = p->r.tmax + eps, tmax = tmax_w;
     uint64_t off = 0; /* the entry being visited: the root node */
     best->hit = false;
+    /* What every visit reads, in locals the compiler can keep in registers across the
+     * calls of the loop: the tables of this thread's cache do not move during a ray
+     * (cache_fit runs between rays; a job's own stores come after the ray is traced). */
+    const uint64_t bvh = k->bvh;
+    const bool charged = c->m->charge != NULL;
+    const node_cache *nc = c->nc;
+    const cache_tag *tag = nc->tag;
+    const rt_node4w *node = nc->node;
+    const uint64_t cmask = nc->mask;
+    const uint32_t gen = nc->gen;
 #if defined(__SSE2__)
     /* The vector slab test applies to the whole ray (tmax only decreases to hit distances,
      * never NaN). */
-    bool vec = !p->nan && !p->slab_scalar && tmin == tmin && tmax_w == tmax_w;
+    bool vec = !p->nan && !p->slab_scalar && tmin == tmin && tmax_w == tmax_w && nn == 1;
+    __m128 o4[3], inv4[3], tmin4 = _mm_set1_ps(tmin);
+    for (int i = 0; i < 3; i++) {
+        o4[i] = _mm_load_ps(p->org4[i]);
+        inv4[i] = _mm_load_ps(p->inv4[i]);
+    }
+    const unsigned zero_axes = p->zero_axes;
 #endif
     for (;;) {
-        uint64_t addr = k->bvh + (off & ~LEAF_BIT);
+        uint64_t addr = bvh + (off & ~LEAF_BIT);
         if (++visits > RT_JOB_MAX_VISITS) return fault(c, RT_JOB_STACK, addr);
-        if (!spend(c, 1)) return false;
+        if (charged && !spend(c, 1)) return false;
         if (off & LEAF_BIT) {
             if (!leaf(c, k, p, addr, best)) return false;
             if (best->hit) {
@@ -454,13 +469,18 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
             }
         } else {
             const rt_node4w *w[2];
-            if (!node_get(c, addr, nn, &w[0], &w[1])) return false;
+            uint64_t i0 = (addr >> 6) & cmask;
+            if (nn == 1 && tag[i0].addr == addr && tag[i0].gen == gen)
+                w[0] = &node[i0]; /* node_get's cache hit, inline */
+            else if (!node_get(c, addr, nn, &w[0], &w[1]))
+                return false;
             float tn[8], tf[8];
             uint8_t order[8];
             unsigned mask;
 #if defined(__SSE2__)
-            if (vec && nn == 1)
-                mask = rt_node4w_slab_sse(p, w[0], tmin, tmax, tn, tf) & w[0]->live;
+            if (vec)
+                mask = rt_slab4_sse(o4, inv4, zero_axes, w[0], tmin4, _mm_set1_ps(tmax), tn, tf) &
+                       w[0]->live;
             else
 #endif
             {
@@ -497,8 +517,8 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
                 break;
             }
             if (++visits > RT_JOB_MAX_VISITS)
-                return fault(c, RT_JOB_STACK, k->bvh + (e.off & ~LEAF_BIT));
-            if (!spend(c, 1)) return false;
+                return fault(c, RT_JOB_STACK, bvh + (e.off & ~LEAF_BIT));
+            if (charged && !spend(c, 1)) return false;
         }
     }
 }

@@ -174,8 +174,32 @@ void rt_ray_prepare(const rt_ray *r, rt_ray_pre *p)
 {
     /* every field is written (no memset of the whole struct: this runs once per ray) */
     p->r = *r;
-    p->zero_axes = 0;
     p->dsx = p->dsy = p->dsz = 0.0;
+#if defined(__SSE2__) && !defined(RT_PORTABLE)
+    /* The loop below, three axes at once (lane 3 holds dir.x or tmin and is ignored): the
+     * same division, the same comparisons. A zero direction's reciprocal and the direction
+     * itself are both finite, so |inv| and |d| are tested without excluding those axes. */
+    __m128 o = _mm_loadu_ps(r->org), d = _mm_loadu_ps(r->dir); /* org.xyz dir.x, dir.xyz tmin */
+    __m128 zero = _mm_cmpeq_ps(d, _mm_setzero_ps());
+    __m128 inv = _mm_andnot_ps(zero, _mm_div_ps(_mm_set1_ps(1.0f), d));
+    __m128 mag = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff)), inf4 = _mm_set1_ps(INFINITY);
+    __m128 inf_any = _mm_or_ps(_mm_cmpeq_ps(_mm_and_ps(o, mag), inf4),
+                               _mm_or_ps(_mm_cmpeq_ps(_mm_and_ps(inv, mag), inf4),
+                                         _mm_cmpeq_ps(_mm_and_ps(d, mag), inf4)));
+    p->zero_axes = (uint8_t)(_mm_movemask_ps(zero) & 7);
+    p->nan = (_mm_movemask_ps(_mm_cmpunord_ps(o, d)) & 7) != 0;
+    p->slab_scalar = (_mm_movemask_ps(inf_any) & 7) != 0;
+    float inv3[4];
+    _mm_storeu_ps(inv3, inv);
+    memcpy(p->inv, inv3, sizeof p->inv);
+    _mm_store_ps(p->org4[0], _mm_shuffle_ps(o, o, 0x00));
+    _mm_store_ps(p->org4[1], _mm_shuffle_ps(o, o, 0x55));
+    _mm_store_ps(p->org4[2], _mm_shuffle_ps(o, o, 0xaa));
+    _mm_store_ps(p->inv4[0], _mm_shuffle_ps(inv, inv, 0x00));
+    _mm_store_ps(p->inv4[1], _mm_shuffle_ps(inv, inv, 0x55));
+    _mm_store_ps(p->inv4[2], _mm_shuffle_ps(inv, inv, 0xaa));
+#else
+    p->zero_axes = 0;
     bool nan = false, inf = false;
     for (int i = 0; i < 3; i++) {
         nan |= nan_f(r->org[i]) || nan_f(r->dir[i]);
@@ -198,6 +222,7 @@ void rt_ray_prepare(const rt_ray *r, rt_ray_pre *p)
     }
     p->nan = nan;
     p->slab_scalar = inf;
+#endif
     /* Woop et al.: kz = the axis of largest |dir| (the lowest such axis on ties); kx, ky
      * the next two cyclically, swapped when dir[kz] < 0 to keep the winding. */
     int kz = 0;
@@ -459,12 +484,13 @@ __attribute__((target("f16c"))) static void widen24_f16c(const uint8_t bytes[64]
         _mm_storeu_ps(f + 4 * k, _mm_cvtph_ps(_mm_loadl_epi64((const __m128i *)(bytes + 8 * k))));
 }
 #include <cpuid.h>
-/* CPUID.1:ECX.F16C[29] with OSXSAVE[27] and the OS saving SSE and AVX state (XCR0 bits 1
- * and 2): VEX-encoded instructions need all three. */
-static bool probe_f16c(void)
+/* CPUID.1:ECX bit `feature` (F16C 29, AVX 28) with OSXSAVE[27] and the OS saving SSE and
+ * AVX state (XCR0 bits 1 and 2): VEX-encoded instructions need all three. */
+static bool probe_vex(unsigned feature)
 {
     unsigned a, b, c, d;
-    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 29)) || !(c & (1u << 27))) return false;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << feature)) || !(c & (1u << 27)))
+        return false;
     unsigned lo, hi;
     __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
     (void)hi;
@@ -476,7 +502,19 @@ bool rt_host_f16c(void)
 {
 #if defined(RT_F16C)
     static int known = -1; /* racy but idempotent: every thread stores the same value */
-    if (known < 0) known = probe_f16c() ? 1 : 0;
+    if (known < 0) known = probe_vex(29) ? 1 : 0;
+    return known == 1;
+#else
+    return false;
+#endif
+}
+
+/* The same VEX probe, under the same condition: RT_PORTABLE leaves AVX unused too. */
+bool rt_host_avx(void)
+{
+#if defined(RT_F16C)
+    static int known = -1; /* as rt_host_f16c's */
+    if (known < 0) known = probe_vex(28) ? 1 : 0;
     return known == 1;
 #else
     return false;
@@ -545,6 +583,32 @@ void rt_node4w_decode(const uint8_t bytes[64], rt_node4w *w)
     /* rt_node4_decode + rt_node4w_from in one pass (the engine's node cache fill). */
     float f[24];
     widen24(bytes, f);
+#if defined(__SSE2__) && !defined(RT_PORTABLE)
+    /* Child c's six coordinates are f[6c..6c+5]: rows of (lo.xyz, hi.x) and (lo.z, hi.xyz),
+     * transposed into the per-axis vectors. An axis is live when lo <= hi by an ordered
+     * comparison (false for a NaN on either side): axis_live. */
+    __m128 a0 = _mm_loadu_ps(f), a1 = _mm_loadu_ps(f + 6), a2 = _mm_loadu_ps(f + 12);
+    __m128 a3 = _mm_loadu_ps(f + 18);
+    __m128 b0 = _mm_loadu_ps(f + 2), b1 = _mm_loadu_ps(f + 8), b2 = _mm_loadu_ps(f + 14);
+    __m128 b3 = _mm_loadu_ps(f + 20);
+    _MM_TRANSPOSE4_PS(a0, a1, a2, a3); /* lo.x, lo.y, lo.z, - */
+    _MM_TRANSPOSE4_PS(b0, b1, b2, b3); /* -, hi.x, hi.y, hi.z */
+    _mm_store_ps(w->lo[0], a0);
+    _mm_store_ps(w->lo[1], a1);
+    _mm_store_ps(w->lo[2], a2);
+    _mm_store_ps(w->hi[0], b1);
+    _mm_store_ps(w->hi[1], b2);
+    _mm_store_ps(w->hi[2], b3);
+    __m128 ok =
+        _mm_and_ps(_mm_and_ps(_mm_cmple_ps(a0, b1), _mm_cmple_ps(a1, b2)), _mm_cmple_ps(a2, b3));
+    unsigned live = (unsigned)_mm_movemask_ps(ok);
+    for (unsigned c = 0; c < 4; c++) {
+        w->kind[c] = child_kind(bytes, c);
+        w->index[c] = child_index(bytes, c);
+        if (!kind_live(w->kind[c])) live &= ~(1u << c);
+    }
+    w->live = (uint8_t)live;
+#else
     w->live = 0;
     for (unsigned c = 0; c < 4; c++) {
         w->kind[c] = child_kind(bytes, c);
@@ -558,6 +622,7 @@ void rt_node4w_decode(const uint8_t bytes[64], rt_node4w *w)
         }
         if (live) w->live |= (uint8_t)(1u << c);
     }
+#endif
 }
 
 /* ---- rt.bbox over a node tile ------------------------------------------------------ */

@@ -104,6 +104,9 @@ void rt_rne_leave(int mode);
 /* Whether the host has F16C (x86-64, with the OS saving AVX state): the node decoders and
  * the node encoder convert binary16 with it, bit for bit as without. */
 bool rt_host_f16c(void);
+/* Whether the host has AVX (x86-64, with the OS saving AVX state): the leaf loop
+ * (rt_leaf.c) tests four triangles at a time with it, bit for bit as one at a time. */
+bool rt_host_avx(void);
 
 /* Exact binary16 -> binary32 widening by bit manipulation; a NaN keeps its sign and
  * payload and becomes quiet, as in the numeric engine's conversion. */
@@ -147,29 +150,43 @@ unsigned rt_node4w_slab(const rt_ray_pre *p, const rt_node4w *n, float tmin, flo
  * can make a NaN (finite origin, finite non-zero reciprocal, box coordinates finite or
  * infinite but not NaN: live children only), so box_core's steps reduce to subtract,
  * multiply, min and max. The mask still has to be ANDed with n->live. Intrinsics only
- * (no contraction into fused operations is possible). */
-static inline unsigned rt_node4w_slab_sse(const rt_ray_pre *p, const rt_node4w *n, float tmin,
-                                          float tmax, float tn_out[4], float tf_out[4])
+ * (no contraction into fused operations is possible). rt_slab4_sse takes the ray's
+ * origin and reciprocals already broadcast (o[i], inv[i]: axis i in all four lanes), its
+ * zero_axes and the range in all four lanes, so that a traversal keeps them in registers. */
+static inline unsigned rt_slab4_sse(const __m128 o[3], const __m128 inv[3], unsigned zero_axes,
+                                    const rt_node4w *n, __m128 tmin, __m128 tmax, float tn_out[4],
+                                    float tf_out[4])
 {
     __m128 tn = _mm_set1_ps(-__builtin_inff()), tf = _mm_set1_ps(__builtin_inff());
     __m128 inside = _mm_castsi128_ps(_mm_set1_epi32(-1));
 #pragma GCC unroll 3
     for (int i = 0; i < 3; i++) {
         __m128 lo = _mm_load_ps(n->lo[i]), hi = _mm_load_ps(n->hi[i]);
-        __m128 o = _mm_load_ps(p->org4[i]);
-        if (p->zero_axes & (1u << i)) {
-            inside = _mm_and_ps(inside, _mm_and_ps(_mm_cmple_ps(lo, o), _mm_cmple_ps(o, hi)));
+        if (zero_axes & (1u << i)) {
+            inside = _mm_and_ps(inside, _mm_and_ps(_mm_cmple_ps(lo, o[i]), _mm_cmple_ps(o[i], hi)));
             continue;
         }
-        __m128 inv = _mm_load_ps(p->inv4[i]);
-        __m128 t0 = _mm_mul_ps(_mm_sub_ps(lo, o), inv), t1 = _mm_mul_ps(_mm_sub_ps(hi, o), inv);
+        __m128 t0 = _mm_mul_ps(_mm_sub_ps(lo, o[i]), inv[i]);
+        __m128 t1 = _mm_mul_ps(_mm_sub_ps(hi, o[i]), inv[i]);
         tn = _mm_max_ps(_mm_min_ps(t1, t0), tn);
         tf = _mm_min_ps(_mm_max_ps(t0, t1), tf);
     }
-    __m128 lo = _mm_max_ps(tn, _mm_set1_ps(tmin)), hi = _mm_min_ps(tf, _mm_set1_ps(tmax));
+    __m128 lo = _mm_max_ps(tn, tmin), hi = _mm_min_ps(tf, tmax);
     _mm_storeu_ps(tn_out, tn);
     _mm_storeu_ps(tf_out, tf);
     return (unsigned)_mm_movemask_ps(_mm_and_ps(inside, _mm_cmple_ps(lo, hi)));
+}
+/* The same for a prepared ray (its broadcast origin and reciprocals). */
+static inline unsigned rt_node4w_slab_sse(const rt_ray_pre *p, const rt_node4w *n, float tmin,
+                                          float tmax, float tn_out[4], float tf_out[4])
+{
+    __m128 o[3], inv[3];
+    for (int i = 0; i < 3; i++) {
+        o[i] = _mm_load_ps(p->org4[i]);
+        inv[i] = _mm_load_ps(p->inv4[i]);
+    }
+    return rt_slab4_sse(o, inv, p->zero_axes, n, _mm_set1_ps(tmin), _mm_set1_ps(tmax), tn_out,
+                        tf_out);
 }
 #endif
 

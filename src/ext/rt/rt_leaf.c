@@ -3,12 +3,142 @@
 
 #include <string.h>
 
+/* Takes triangle prim's hit into *best by the rule of rt_leaf.h (nearer, or as near with a
+ * lower index); false when an any-hit search stops at it. */
+static bool take(rt_tri_hit *best, uint32_t prim, float t, float u, float v, bool any)
+{
+    if (best->hit && !(t < best->t || (t == best->t && prim < best->prim))) return true;
+    *best = (rt_tri_hit){true, t, u, v, prim};
+    return !any;
+}
+
+/* The portable loop is what the render guest (RV64) runs; -DRT_PORTABLE builds it on x86-64
+ * too, so that the host tests check it (ext_rt_kernels_portable). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(RT_PORTABLE)
+#include <immintrin.h>
+#define RT_LEAF_X4 1
+
+/* The 16 bytes at offset `at` of four binary32 triangles (q + 36 * lane[k]), transposed:
+ * col[c] holds float c of each. Every load stays inside its triangle's 36 bytes. */
+__attribute__((target("avx"))) static inline void
+tri4_cols(const uint8_t *q, const unsigned lane[4], unsigned at, __m128 col[4])
+{
+    __m128 r0 = _mm_loadu_ps((const float *)(const void *)(q + 36 * lane[0] + at));
+    __m128 r1 = _mm_loadu_ps((const float *)(const void *)(q + 36 * lane[1] + at));
+    __m128 r2 = _mm_loadu_ps((const float *)(const void *)(q + 36 * lane[2] + at));
+    __m128 r3 = _mm_loadu_ps((const float *)(const void *)(q + 36 * lane[3] + at));
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    col[0] = r0;
+    col[1] = r1;
+    col[2] = r2;
+    col[3] = r3;
+}
+
+/* rt_tri_test_pre for the n (1-4) binary32 triangles at q (36 bytes apart), one per lane of
+ * AVX binary64 vectors: the same conversions and operations in the same order (separate
+ * multiplies and adds, never fused: intrinsics of a target without FMA), the same ordered
+ * comparisons, the same divisions and roundings to binary32 (MXCSR is round to nearest
+ * even inside rt_rne_enter), so each lane computes the bits the scalar test computes for
+ * its triangle. For a ray with neither NaN nor a zero direction (the caller checks) and
+ * the accepted range [lo, hi]. Returns the mask of hit lanes, their t, u, v in t/u/v.
+ * Lanes k >= n repeat triangle n - 1 and are masked off. */
+/* REQ: RT-059 RT-062 RT-065 */
+__attribute__((target("avx"))) static unsigned tri4_test(const rt_ray_pre *p, const uint8_t *q,
+                                                         unsigned n, bool cull_back, float lo,
+                                                         float hi, float t[4], float u[4],
+                                                         float v[4])
+{
+    unsigned lane[4];
+    for (unsigned k = 0; k < 4; k++)
+        lane[k] = k < n ? k : n - 1;
+    __m128 c0[4], c1[4], c2[4];
+    tri4_cols(q, lane, 0, c0);  /* v0.xyz, v1.x */
+    tri4_cols(q, lane, 12, c1); /* v1.xyz, v2.x */
+    tri4_cols(q, lane, 20, c2); /* v1.z, v2.xyz */
+    const __m128 *vert[3] = {c0, c1, c2 + 1};
+    const unsigned kx = p->kx, ky = p->ky, kz = p->kz;
+    const __m256d sx = _mm256_set1_pd(p->dsx), sy = _mm256_set1_pd(p->dsy);
+    const __m256d sz = _mm256_set1_pd(p->dsz);
+    const __m256d ox = _mm256_set1_pd((double)p->r.org[kx]);
+    const __m256d oy = _mm256_set1_pd((double)p->r.org[ky]);
+    const __m256d oz = _mm256_set1_pd((double)p->r.org[kz]);
+    __m256d x[3], y[3], z[3]; /* per vertex: sheared x and y, translated z */
+    for (unsigned k = 0; k < 3; k++) {
+        z[k] = _mm256_sub_pd(_mm256_cvtps_pd(vert[k][kz]), oz);
+        x[k] =
+            _mm256_sub_pd(_mm256_sub_pd(_mm256_cvtps_pd(vert[k][kx]), ox), _mm256_mul_pd(sx, z[k]));
+        y[k] =
+            _mm256_sub_pd(_mm256_sub_pd(_mm256_cvtps_pd(vert[k][ky]), oy), _mm256_mul_pd(sy, z[k]));
+    }
+    /* eu = cx*by - cy*bx, ev = ax*cy - ay*cx, ew = bx*ay - by*ax (a, b, c: vertices 0-2) */
+    __m256d eu = _mm256_sub_pd(_mm256_mul_pd(x[2], y[1]), _mm256_mul_pd(y[2], x[1]));
+    __m256d ev = _mm256_sub_pd(_mm256_mul_pd(x[0], y[2]), _mm256_mul_pd(y[0], x[2]));
+    __m256d ew = _mm256_sub_pd(_mm256_mul_pd(x[1], y[0]), _mm256_mul_pd(y[1], x[0]));
+    const __m256d zero = _mm256_setzero_pd();
+    __m256d neg = _mm256_or_pd(
+        _mm256_or_pd(_mm256_cmp_pd(eu, zero, _CMP_LT_OQ), _mm256_cmp_pd(ev, zero, _CMP_LT_OQ)),
+        _mm256_cmp_pd(ew, zero, _CMP_LT_OQ));
+    __m256d pos = _mm256_or_pd(
+        _mm256_or_pd(_mm256_cmp_pd(eu, zero, _CMP_GT_OQ), _mm256_cmp_pd(ev, zero, _CMP_GT_OQ)),
+        _mm256_cmp_pd(ew, zero, _CMP_GT_OQ));
+    __m256d det = _mm256_add_pd(_mm256_add_pd(eu, ev), ew);
+    __m256d reject = cull_back ? neg : _mm256_and_pd(neg, pos);
+    reject = _mm256_or_pd(reject, _mm256_cmp_pd(det, zero, _CMP_EQ_OQ));
+    reject = _mm256_or_pd(reject, _mm256_cmp_pd(det, det, _CMP_UNORD_Q));
+    unsigned mask = ~(unsigned)_mm256_movemask_pd(reject) & ((1u << n) - 1);
+    if (!mask) return 0;
+    __m256d tt = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(eu, _mm256_mul_pd(sz, z[0])),
+                                             _mm256_mul_pd(ev, _mm256_mul_pd(sz, z[1]))),
+                               _mm256_mul_pd(ew, _mm256_mul_pd(sz, z[2])));
+    __m128 tf = _mm256_cvtpd_ps(_mm256_div_pd(tt, det));
+    __m128 uu = _mm256_cvtpd_ps(_mm256_div_pd(ev, det));
+    __m128 vv = _mm256_cvtpd_ps(_mm256_div_pd(ew, det));
+    __m128 ok = _mm_and_ps(_mm_cmp_ps(tf, _mm_set1_ps(lo), _CMP_GE_OQ),
+                           _mm_cmp_ps(tf, _mm_set1_ps(hi), _CMP_LE_OQ));
+    ok = _mm_and_ps(ok, _mm_cmpord_ps(uu, vv)); /* neither u nor v NaN */
+    _mm_storeu_ps(t, tf);
+    _mm_storeu_ps(u, uu);
+    _mm_storeu_ps(v, vv);
+    return mask & (unsigned)_mm_movemask_ps(ok);
+}
+
+/* The leaf loop over triangles read in place, four at a time; false when an any-hit
+ * search stopped. */
+static bool leaf_x4(const uint8_t *mem, uint32_t first, uint32_t count, const rt_ray_pre *p,
+                    bool cull_back, unsigned eps_code, bool any, rt_tri_hit *best)
+{
+    const rt_ray *r = &p->r;
+    /* rt_tri_test_pre's whole-ray misses (a NaN range fails the t test below as well). */
+    if (p->nan || p->dir_zero) return true;
+    float eps = eps_code & 0xffu ? rt_eps(eps_code) : 0.0f; /* rt_eps(0) is 0 */
+    float lo = r->tmin - eps, hi = r->tmax + eps;
+    for (uint32_t i0 = 0; i0 < count; i0 += 4) {
+        float t[4], u[4], v[4];
+        unsigned hit = tri4_test(p, mem + 36u * (size_t)i0, count - i0 < 4 ? count - i0 : 4,
+                                 cull_back, lo, hi, t, u, v);
+        for (; hit; hit &= hit - 1) {
+            unsigned k = (unsigned)__builtin_ctz(hit);
+            if (!take(best, first + i0 + k, t[k], u[k], v[k], any)) return false;
+        }
+    }
+    return true;
+}
+#endif
+
 /* REQ: RT-036 RT-064 RT-065 */
 rt_fetch_status rt_leaf_closest(const rt_tri_src *src, uint32_t first, uint32_t count,
                                 const rt_ray_pre *p, bool cull_back, unsigned eps_code, bool any,
                                 rt_tri_hit *best, bool *stopped)
 {
     *stopped = false;
+#ifdef RT_LEAF_X4
+    static int avx = -1; /* rt_host_avx() once: racy but idempotent, as its own cache */
+    if (avx < 0) avx = rt_host_avx();
+    if (src->mem && avx) {
+        *stopped = !leaf_x4(src->mem, first, count, p, cull_back, eps_code, any, best);
+        return RT_FETCH_OK;
+    }
+#endif
     for (uint32_t i = 0; i < count; i++) {
         uint32_t prim = first + i; /* modulo 2^32 (P-342) */
         float tri[3][3], t, u, vv;
@@ -19,9 +149,7 @@ rt_fetch_status rt_leaf_closest(const rt_tri_src *src, uint32_t first, uint32_t 
             if (st != RT_FETCH_OK) return st;
         }
         if (!rt_tri_test_pre(p, tri, cull_back, eps_code, &t, &u, &vv)) continue;
-        if (best->hit && !(t < best->t || (t == best->t && prim < best->prim))) continue;
-        *best = (rt_tri_hit){true, t, u, vv, prim};
-        if (any) {
+        if (!take(best, prim, t, u, vv, any)) {
             *stopped = true;
             return RT_FETCH_OK;
         }

@@ -40,8 +40,10 @@ void xmem_lds_fini(xmem_lds *l)
     l->n = l->cap = 0;
 }
 
-/* s is the instruction boundary's snapshot: a CSR write after it changes nothing here. */
-/* REQ: XMEM-078 XMEM-036 XMEM-043 */
+/* s is the instruction boundary's snapshot: a CSR write after it changes nothing here
+ * (CAP-131); L1CFG.ACTIVE_CLASS is the default, MCLASS the per-instruction override
+ * (CAP-137), for allocations in either tier (CAP-015: class policy beyond Tier-0).
+ * REQ: XMEM-078 XMEM-036 XMEM-043 CAP-015 CAP-131 CAP-137 */
 unsigned xmem_lds_class(const cap_snap *s, unsigned flags)
 {
     /* Errata Q-41: the MCLASS override when MCLASS_EN, else L1CFG.ACTIVE_CLASS; without
@@ -113,10 +115,13 @@ xmem_lds_res xmem_lds_alloc(xmem_lds *l, const cap_snap *s, uint64_t bytes, unsi
     uint64_t base = 0;
     size_t at = 0;
     bool ok = false;
-    if (fits && tier == 1) ok = first_fit(l, t0_lo, t0_hi, size, align, &base, &at);
     /* Tier-1 is the default (tier 0, CAP 2.2.4 #1), an explicit choice (tier 2) and the
-     * fallback of a Tier-0 request that does not fit (CAP 2.2.3, XMEM 3.2.8). */
+     * fallback of a Tier-0 request that does not fit (CAP 2.2.3, XMEM 3.2.8; CAP-019: a
+     * pipeline whose Tier-0 is full goes on through Tier-1): only tier 1 asks for Tier-0.
+     * REQ: XMEM-092 XMEM-093 XMEM-085 XMEM-078 XMEM-054 XMEM-015 XMEM-136 CAP-019 CAP-021 */
+    if (fits && tier == 1) ok = first_fit(l, t0_lo, t0_hi, size, align, &base, &at);
     if (fits && !ok) ok = first_fit(l, t0_hi, t1_hi, size, align, &base, &at);
+    /* REQ: XMEM-092 XMEM-093 XMEM-085 XMEM-078 XMEM-054 XMEM-015 XMEM-136 */
     if (ok && l->n == l->cap) {
         size_t nc = l->cap ? 2 * l->cap : 64;
         xmem_lds_blk *nb = realloc(l->blk, nc * sizeof *nb);

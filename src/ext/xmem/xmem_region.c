@@ -33,7 +33,9 @@ xmem_actor xmem_actor_of(const cap_snap *s, unsigned dom, unsigned sec)
 xmem_actor xmem_actor_from(uint64_t xcap, uint64_t descpol, uint64_t dom_csr, unsigned dom,
                            unsigned sec)
 {
-    /* REQ: XMEM-013 XMEM-036 XMEM-075 (the domain: CAP.XMEM.DOM unless a descriptor names one) */
+    /* The domain: CAP.XMEM.DOM unless a descriptor names one, for the hart and for every
+     * engine's job alike (CAP-150: CAP's memory defaults are consumed by every engine).
+     * REQ: XMEM-013 XMEM-036 XMEM-075 CAP-150 */
     if (dom == 0) dom = (unsigned)(dom_csr & CAP_XMEM_DOM_DOM_MASK);
     xmem_actor a;
     a.dom = dom ? dom : XMEM_DOM_CPU;

@@ -5,7 +5,10 @@
 
 #define GET(v, F) ((unsigned)(((v)&F##_MASK) >> F##_SHIFT))
 
-/* REQ: XMEM-063 XMEM-064 XMEM-065 XMEM-069 XMEM-074 XMEM-076 */
+/* The CAP.XMEM.SVM* defaults of the instruction boundary's snapshot are what a gather or
+ * scatter uses: `xmem.svm` has no instruction field or descriptor that overrides them
+ * (errata Q-33's levels), so they always apply (CAP-025).
+ * REQ: XMEM-063 XMEM-064 XMEM-065 XMEM-069 XMEM-074 XMEM-076 CAP-025 */
 void xmem_svm_config(const cap_snap *s, uint64_t pred, xmem_svm_cfg *cfg)
 {
     uint64_t scl = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_SVMSCL);
@@ -41,8 +44,9 @@ static bool in_bound(const xmem_svm_cfg *c, uint64_t ea)
     return c->size <= c->bound_size && off <= c->bound_size - c->size;
 }
 
-/* The first element after i whose lane is enabled, or count when there is none. */
-/* REQ: XMEM-070 XMEM-071 */
+/* The first element after i whose lane is enabled, or count when there is none: the
+ * lanes in between issue no access (CAP-032).
+ * REQ: XMEM-070 XMEM-071 CAP-032 */
 static uint64_t next_enabled(uint64_t pred, uint64_t i, uint64_t count)
 {
     if (pred == 0 || i + 1 >= count) return count;
@@ -66,14 +70,16 @@ static bool element(const xmem_svm_cfg *c, const xmem_svm_mem *m, uint64_t buf, 
                     bool *oob, bool *store, uint64_t *addr)
 {
     uint64_t slot = buf + i * c->size;
+    /* CAP 2.3 #4/#5: no memory access; a zeroing gather writes its destination.
+     * REQ: XMEM-065 XMEM-071 XMEM-072 XMEM-067 XMEM-068 XMEM-066 XMEM-077 CAP-032 */
     bool pred = (c->pred >> (i % 64)) & 1;
     if (!pred) {
-        /* CAP 2.3 #4/#5: no memory access; a zeroing gather writes its destination. */
         if (c->scatter || !c->zmode) return true;
         *store = true;
         *addr = slot;
         return m->store(m->ctx, slot, c->size, 0);
     }
+    /* REQ: XMEM-065 XMEM-071 XMEM-072 XMEM-067 XMEM-068 XMEM-066 XMEM-077 */
     uint64_t raw, ia = c->idx_ptr + i * c->idx_size;
     if (!m->load(m->ctx, ia, c->idx_size, &raw)) {
         *store = false;
@@ -120,7 +126,8 @@ void xmem_svm_exec(const xmem_svm_cfg *c, const xmem_svm_mem *m, uint64_t buf, u
     r->fault_store = false;
     r->tval = 0;
     /* Predicate-false elements of a scatter or a merging gather have no effect at all:
-     * skip to the next enabled lane (a huge count with an empty mask ends at once). */
+     * skip to the next enabled lane (a huge count with an empty mask ends at once).
+     * REQ: XMEM-066 XMEM-077 XMEM-070 XMEM-071 XMEM-134 CAP-032 */
     bool skip_masked = c->scatter || !c->zmode;
     uint64_t i = 0;
     while (i < count) {
@@ -128,12 +135,16 @@ void xmem_svm_exec(const xmem_svm_cfg *c, const xmem_svm_mem *m, uint64_t buf, u
             i = next_enabled(c->pred, i, count);
             continue;
         }
+        /* REQ: XMEM-066 XMEM-077 XMEM-070 XMEM-071 XMEM-134 */
         bool oob = false, store = false;
         uint64_t addr = 0;
         r->performed++;
         bool ok = element(c, m, buf, i, &oob, &store, &addr);
         if (oob) r->events |= CAP_XMEM_EVENTS_INV_MISS_MASK;
         if (!ok) {
+            /* The faulting element's index goes to SVFAULTI; under FOF past element 0
+             * the operation stops there (CAP-143).
+             * REQ: XMEM-066 XMEM-077 XMEM-070 XMEM-071 XMEM-134 CAP-143 */
             r->events |= CAP_XMEM_EVENTS_INV_MISS_MASK; /* errata Q-58 */
             r->svfaulti = i;
             r->rd = i;
@@ -146,6 +157,7 @@ void xmem_svm_exec(const xmem_svm_cfg *c, const xmem_svm_mem *m, uint64_t buf, u
             }
             return;
         }
+        /* REQ: XMEM-066 XMEM-077 XMEM-070 XMEM-071 XMEM-134 */
         i++;
     }
     r->status = XMEM_SVM_DONE;

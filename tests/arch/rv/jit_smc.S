@@ -21,6 +21,22 @@ RVTEST_CODE_BEGIN
         .option push; .option rvc; c.sw a5, 0(s0); .option pop; \
         .option push; .option norvc; 4: addi a0, a0, 1; .option pop; \
         li a5, 0x00050513; addi s1, s1, -1; bnez s1, 5b)
+    /* 5-8: a store that rewrites the bytes of its own instruction (the same encoding, so
+     * only the decoding is at stake): execution goes on at the next instruction, as for
+     * any store (a fuzzing finding, errata P-401: the handlers' fall-through was read
+     * from the entry the store had just emptied, and went to 3). 5: sw (an inline case
+     * of the fast loop), 6: fsd (a handler), 7: amoswap.w (a handler), 8: fsd to the
+     * instruction's address + 1, overwriting it and the next one's first byte with
+     * themselves (misaligned). sw t3,0(t2) = 0x01c3a023, fsd ft0,0(t2) = 0x0003b027,
+     * fsd ft0,1(t2) = 0x0003b0a7, amoswap.w t4,t3,(t2) = 0x09c3aeaf. */
+    TEST_CASE(5, a0, 6, li a0, 5; la t2, 6f; li t3, 0x01c3a023; \
+        .option push; .option norvc; 6: sw t3, 0(t2); addi a0, a0, 1; .option pop)
+    TEST_CASE(6, a0, 6, li a0, 5; la t2, 7f; ld t3, 0(t2); fmv.d.x ft0, t3; \
+        .option push; .option norvc; 7: fsd ft0, 0(t2); addi a0, a0, 1; .option pop)
+    TEST_CASE(7, a0, 6, li a0, 5; la t2, 8f; li t3, 0x09c3aeaf; \
+        .option push; .option norvc; 8: amoswap.w t4, t3, (t2); addi a0, a0, 1; .option pop)
+    TEST_CASE(8, a0, 6, li a0, 5; la t2, 9f; ld t3, 1(t2); fmv.d.x ft0, t3; \
+        .option push; .option norvc; 9: fsd ft0, 1(t2); addi a0, a0, 1; .option pop)
     TEST_PASSFAIL
 RVTEST_CODE_END
 RVTEST_DATA_BEGIN

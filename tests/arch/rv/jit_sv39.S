@@ -25,16 +25,8 @@
 
 #define PT  0x80400000 /* root A; L1 +0x1000, L0 +0x2000; root B +0x3000, L1 +0x4000, L0 +0x5000 */
 #define DATA 0x80410000 /* the data page mapped at VA 0x40208000 */
-#define V 0x01
-#define R 0x02
-#define W 0x04
-#define X 0x08
-#define U 0x10
-#define A 0x40
-#define D 0x80
-#define PTE(pa, fl) ((((pa) >> 12) << 10) | (fl))
+#include "sv39_test.h"
 
-#define SET_PTE(off, val) li t0, val; li t1, PT + (off); sd t0, 0(t1)
 /* PTE at table offset `off` -> the page at `label`, flags fl */
 #define SET_PTE_LA(off, label, fl) la t0, label; srli t0, t0, 12; slli t0, t0, 10; \
     ori t0, t0, fl; li t1, PT + (off); sd t0, 0(t1)
@@ -43,23 +35,10 @@
 #define CALL_N(va, n) li s5, n; li s6, 0; li s7, va; 7: jalr s7; add s6, s6, a0; \
     addi s5, s5, -1; bnez s5, 7b; mv a0, s6
 
-/* Runs `code` in S mode; it must trap to M with mcause = cause. */
-#define IN_S_TRAP(n, cause, code...) \
-    TEST_CASE(n, s2, cause, la t0, 1f; csrw sscratch, t0; li s2, -1; code; 1:)
-
 RVTEST_CODE_BEGIN
-    la t0, handler
-    csrw mtvec, t0
-    li t0, -1                                   /* PMP: everything RWX for S */
+    li t0, -1                                   /* PMP entry 1 too (service 1) */
     csrw pmpaddr1, t0
-    csrw pmpaddr0, t0
-    li t0, 0x1f
-    csrw pmpcfg0, t0
-    li t0, PT                                   /* clear six table pages */
-    li t1, PT + 6 * 4096
-2:  sd zero, 0(t0)
-    addi t0, t0, 8
-    bltu t0, t1, 2b
+    SV_SETUP(6)
     /* root A */
     SET_PTE(2 * 8, PTE(0x80000000, V | R | W | X | A | D))     /* VA 0x80000000: 1 GiB, VA = PA */
     SET_PTE(1 * 8, PTE(PT + 0x1000, V))                         /* VA 0x40000000: L1 */
@@ -79,16 +58,8 @@ RVTEST_CODE_BEGIN
     SET_PTE(0x3000 + 1 * 8, PTE(PT + 0x4000, V))
     SET_PTE(0x4000 + 1 * 8, PTE(PT + 0x5000, V))
     SET_PTE_LA(0x5000 + 0 * 8, page_r2, V | R | X | A)
-    li t0, (8 << 60) | (PT >> 12)
-    csrw satp, t0
-    li t0, 0x1800                               /* mret to S */
-    csrc mstatus, t0
-    li t0, 0x0800
-    csrs mstatus, t0
-    la t0, s_body
-    csrw mepc, t0
     li a7, 0
-    mret
+    SV_ENTER_S
 
 s_body:
     /* 2: r1 through its VA, ten calls (translated from the second on) */

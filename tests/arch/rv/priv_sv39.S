@@ -10,34 +10,11 @@
  * by hand from the page tables built below. */
 #include "xphmg_test.h"
 
-#define PT      0x80400000                       /* Sv39 root; L1 +0x1000, L0 +0x2000 */
-#define PTE(pa, fl) ((((pa) >> 12) << 10) | (fl))
-#define V 0x01
-#define R 0x02
-#define W 0x04
-#define X 0x08
-#define U 0x10
-#define A 0x40
-#define D 0x80
-
-/* Runs `code` in S mode; it must trap to M with mcause = cause. */
-#define IN_S_TRAP(n, cause, code...) \
-    TEST_CASE(n, s2, cause, la t0, 1f; csrw sscratch, t0; li s2, -1; code; 1:)
-
-#define SET_PTE(off, val) li t0, val; li t1, PT + (off); sd t0, 0(t1)
+#define PT 0x80400000 /* Sv39 root; L1 +0x1000, L0 +0x2000; Sv48 root +0x3000 */
+#include "sv39_test.h"
 
 RVTEST_CODE_BEGIN
-    la t0, handler
-    csrw mtvec, t0
-    li t0, -1                                   /* PMP: everything RWX for S */
-    csrw pmpaddr0, t0
-    li t0, 0x1f
-    csrw pmpcfg0, t0
-    li t0, PT                                   /* clear four table pages */
-    li t1, PT + 4 * 4096
-2:  sd zero, 0(t0)
-    addi t0, t0, 8
-    bltu t0, t1, 2b
+    SV_SETUP(4)
     SET_PTE(2 * 8, PTE(0x80000000, V | R | W | X | A | D))     /* VA 0x80000000: 1 GiB */
     SET_PTE(1 * 8, PTE(PT + 0x1000, V))                         /* VA 0x40000000: L1 */
     SET_PTE(0x1000 + 0 * 8, PTE(0x80600000, V | R | W | A | D)) /* 0x40000000: 2 MiB */
@@ -51,15 +28,7 @@ RVTEST_CODE_BEGIN
     SET_PTE(0x2000 + 5 * 8, PTE(0x80805000, V | X | A))         /* 0x40205000: X only */
     SET_PTE(0x2000 + 6 * 8, PTE(PT, V | R | W | A | D))         /* 0x40206000: the root */
     SET_PTE(0x3000 + 0 * 8, PTE(PT, V))         /* Sv48 root: VA[47:39] = 0 -> Sv39 root */
-    li t0, (8 << 60) | (PT >> 12)
-    csrw satp, t0
-    li t0, 0x1800                               /* mret to S */
-    csrc mstatus, t0
-    li t0, 0x0800
-    csrs mstatus, t0
-    la t0, s_body
-    csrw mepc, t0
-    mret
+    SV_ENTER_S
 
 s_body:
     /* 2-4: the three page sizes translate (checked through the gigapage's VA = PA) */

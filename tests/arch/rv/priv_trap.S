@@ -71,6 +71,11 @@ RVTEST_CODE_BEGIN
     /* 35-36: on RV64 the odd pmpcfg numbers (pmpcfg1 0x3a1) do not exist: illegal */
     EXPECT_TRAP(35, 2, csrr a0, 0x3a1)
     EXPECT_TRAP(36, 2, csrw 0x3a1, a0)
+    /* 37: trap entry itself ends the reservation (as in Spike, whose slice ends at a
+     * trap), not only the xRET: LR, then an ecall whose handler (resume_handler) jumps
+     * back without an mret, then SC: it fails (a0 = 1). The first ecall starts a fresh
+     * slice, so the slice count alone would let the SC succeed. */
+    TEST_CASE(37, a0, 1, la t0, 1f; csrw mscratch, t0; ecall; 1: la t0, resume_handler; csrr t3, mtvec; csrw mtvec, t0; la a1, lrsc_word; lr.d a2, (a1); ecall; csrw mtvec, t3; sc.d a0, a2, (a1))
     TEST_PASSFAIL
 
     .align 2
@@ -84,6 +89,12 @@ handler:
     csrr t0, mscratch
     csrw mepc, t0
     mret
+
+    .align 2
+resume_handler:                 /* past the trapping ecall, still in M mode, no mret */
+    csrr t1, mepc
+    addi t1, t1, 4
+    jr t1
 RVTEST_CODE_END
 RVTEST_DATA_BEGIN
     .align 3

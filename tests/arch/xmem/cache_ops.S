@@ -7,7 +7,8 @@
  *   hint value (reserved bits 11:6 included) gives the same data; faults: load (5) /
  *   store (7) access fault, mtval = address, rd unchanged, INV_MISS set.
  * - pref: unmapped addresses and huge lengths never trap and set no event.
- * - cctl: inv/flush leave data unchanged; lock counting and LOCK_OVF (W1C); LOCK_EN = 0
+ * - cctl: inv/flush leave data unchanged, inv drops a resident line; lock counting and
+ *   LOCK_OVF (W1C); LOCK_EN = 0
  *   makes lock overflow; partition = CLSMAP.CLn_WAYMASK; CCTL_SEL 5-7, class > 3 and
  *   funct7[6:3] != 0 illegal.
  * - stream: SPROF0-3 / STREAM_CTL written as csrw (WARL field masks), rs1 > 4 illegal.
@@ -180,6 +181,20 @@ RVTEST_CODE_BEGIN
     TEST_CASE(51, t1, 0x0107, xmem_cctl(PARTITION, t3, t0); csrr t1, XMEM_CLSMAP)
     li t0, 0x06
     TEST_CASE(52, t1, 0x0607, xmem_cctl(PARTITION, t3, t0); csrr t1, XMEM_CLSMAP)
+    /* inv drops a resident unlocked line: invalidations (CSR 0xCC5) counts it and the
+     * next ldg of it misses again (misses, 0xCC1); the data stays */
+    la s1, buf
+    xmem_ldg(a0, s1, 0)
+    csrr s6, 0xCC5
+    csrr s8, 0xCC1
+    li t0, 8
+    xmem_cctl(INV, s1, t0)
+    xmem_ldg(a0, s1, 0)
+    csrr s7, 0xCC5
+    csrr s9, 0xCC1
+    TEST_CASE(53, t1, 1, sub t1, s7, s6)
+    TEST_CASE(54, t1, 1, sub t1, s9, s8)
+    TEST_CASE(55, a0, 0x0123456789ABCDEF, nop)
     TEST_PASSFAIL
     LDS_TRAP_HANDLER
 RVTEST_CODE_END

@@ -7,8 +7,19 @@
  * the access's fill nor the stream fills are non-temporal, and nothing else changes (the
  * stream still follows SPROF2's depth). With NONTEMP present the same access fills
  * non-temporally (arch.xmem.cache_policy, the STREAM_CTL NONTEMP_EN cases).
+ * cache_sprof_nontemp.S includes this file with WITH_NONTEMP defined, for the default
+ * profile (NONTEMP = 1): there SPROF2.NT_POLICY is honoured, and the access's fill and
+ * both stream fills are non-temporal.
  * REQ: XMEM-001 XMEM-059 XMEM-087 */
 #include "region_test.h"
+
+#ifdef WITH_NONTEMP
+#define NT_CAP (1 << 6)
+#define NT_FILLS 3
+#else
+#define NT_CAP 0
+#define NT_FILLS 0
+#endif
 
 /* clang-format off */
 #define xmem_ldg(rd, rs1, hint)     .insn i 0x2b, 5, rd, rs1, hint
@@ -25,8 +36,8 @@
 
 RVTEST_CODE_BEGIN
     LDS_TRAP_SETUP
-    /* the profile as this test needs it: STREAM_PROF = 1 (bit 10), NONTEMP = 0 (bit 6) */
-    TEST_CASE(2, t1, 1 << 10, csrr t1, XMEM_CAP; li t0, (1 << 10) | (1 << 6); and t1, t1, t0)
+    /* the profile as this test needs it: STREAM_PROF = 1 (bit 10), NONTEMP (bit 6) */
+    TEST_CASE(2, t1, (1 << 10) | NT_CAP, csrr t1, XMEM_CAP; li t0, (1 << 10) | (1 << 6); and t1, t1, t0)
     /* SPROF2 = NT_POLICY, depth 2, stride 64 (xmem.stream rs1 = 2); NT_POLICY is stored */
     li t3, 2
     li t0, SPROF2_VAL
@@ -41,10 +52,10 @@ RVTEST_CODE_BEGIN
     DELTA(5, ST_STREAM, 2, xmem_ldg(a0, s1, H_STREAM))
     addi s1, s1, 256
     DELTA(6, ST_FILLS, 3, xmem_ldg(a0, s1, H_STREAM))
-    /* ... none of them non-temporal */
+    /* ... none of them non-temporal without NONTEMP, all three with it */
     addi s1, s1, 256
-    DELTA(7, ST_NONTEMP, 0, xmem_ldg(a0, s1, H_STREAM))
-    TEST_CASE(8, t1, 0, csrr t1, ST_NONTEMP)
+    DELTA(7, ST_NONTEMP, NT_FILLS, xmem_ldg(a0, s1, H_STREAM))
+    TEST_CASE(8, t1, 3 * NT_FILLS, csrr t1, ST_NONTEMP)
     TEST_PASSFAIL
     LDS_TRAP_HANDLER
 RVTEST_CODE_END
