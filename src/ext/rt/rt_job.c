@@ -130,9 +130,14 @@ static bool cache_init(node_cache *nc, unsigned bits)
 /* Between two rays: a table too small for the BVH (it evicted more entries than it
  * holds) is replaced by one twice as large holding the same entries; if that fails the
  * old one stays. */
-static void cache_fit(node_cache *nc)
+static void cache_grow(node_cache *nc);
+static inline void cache_fit(node_cache *nc)
 {
     if (nc->evict <= nc->mask + 1 || nc->bits >= CACHE_MAX_BITS) return;
+    cache_grow(nc);
+}
+static void cache_grow(node_cache *nc)
+{
     node_cache big = {0};
     if (!cache_init(&big, nc->bits + 1)) {
         nc->evict = 0;
@@ -336,7 +341,8 @@ static void queue_direct(const rt_job_mem *m, queue *q, unsigned entry_bytes)
 
 /* Appends one entry of n bytes and stores the advanced TAIL. */
 /* REQ: RT-043 RT-044 */
-static bool queue_push(job_ctx *c, queue *q, const uint8_t *entry, unsigned n)
+__attribute__((always_inline)) static inline bool queue_push(job_ctx *c, queue *q,
+                                                             const uint8_t *entry, unsigned n)
 {
     uint32_t next = q->tail + 1 == q->cap ? 0 : q->tail + 1;
     if (next == q->head) {

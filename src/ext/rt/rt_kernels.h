@@ -203,6 +203,14 @@ static inline unsigned rt_child_order(unsigned mask, const float *tn, uint8_t *o
         order[0] = (uint8_t)__builtin_ctz(mask);
         return 1;
     }
+    unsigned rest = mask & (mask - 1);
+    if (rest && !(rest & (rest - 1))) { /* two: the one comparison the loop below makes */
+        unsigned c0 = (unsigned)__builtin_ctz(mask), c1 = (unsigned)__builtin_ctz(rest);
+        bool swap = tn[c0] > tn[c1];
+        order[0] = (uint8_t)(swap ? c1 : c0);
+        order[1] = (uint8_t)(swap ? c0 : c1);
+        return 2;
+    }
     unsigned n = 0;
     for (unsigned c = 0; mask; c++, mask >>= 1) {
         if (!(mask & 1u)) continue;
