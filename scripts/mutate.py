@@ -498,7 +498,8 @@ def git(*args):
     return p.stdout if p.returncode == 0 else None
 
 
-def seed_from_reports(report_dir, modules, mutants, fields, state, state_path):
+def seed_from_reports(report_dir, modules, mutants, fields, state, state_path,
+                      skip_partial=False):
     """Imports the results of the committed reports docs/mutation/<module>.tsv into a state
     file that lacks them (a fresh checkout, a new --work). Every commit that wrote a report
     is read, newest first, so a result an earlier report held and a later one dropped (its
@@ -508,8 +509,9 @@ def seed_from_reports(report_dir, modules, mutants, fields, state, state_path):
     ids as the mutant does now; anything else stays to be run. Survivors are not imported,
     so they run again against today's tests. A kill is imported for the ids it was credited
     to that the mutant still names (marked partial when that is not all of them).
-    `mutants` is
-    every mutant of the modules, sampled or not. Returns the number of rows imported."""
+    With skip_partial (--rerun-partial) partial kills are not imported: they are to run
+    again. `mutants` is every mutant of the modules, sampled or not. Returns the number
+    of rows imported."""
     by_id = {m["id"]: m for m in mutants}
     imported = 0
     for mod in modules:
@@ -556,6 +558,8 @@ def seed_from_reports(report_dir, modules, mutants, fields, state, state_path):
                            "ids": m["ids"], "secs": 0,
                            "partial": status == "killed" and killed_for != m["ids"],
                            "seeded_from": f"{rel_report}@{commit[:12]}"}
+                    if skip_partial and rec["partial"]:
+                        continue
                     state[(mid, m["fhash"])] = rec
                     out.write(json.dumps(rec) + "\n")
                     imported += 1
@@ -709,7 +713,7 @@ def main():
     if args.seed_from_reports and not args.list:
         n = seed_from_reports(args.report_dir, modules,
                               [m for a, e in everything.values() for m in a + e], fields,
-                              state, state_path)
+                              state, state_path, skip_partial=args.rerun_partial)
         print(f"imported {n} results from the committed reports", file=sys.stderr)
 
     # Sample. Mutants outside the sample whose current result is in the state (an earlier

@@ -9,6 +9,7 @@
  * access). Writes to x0 are not shown, as in Spike. A trap retires nothing; it prints
  * Spike's exception line (and the tval line for the causes that have one). */
 #include <inttypes.h>
+#include <string.h>
 
 #include "hart_int.h"
 
@@ -27,14 +28,84 @@ typedef struct {
     uint64_t val;
 } wentry;
 
+/* A line of the log, built here and written with one call: a formatted write per field
+ * was most of the commit-log loop's time (a line per instruction). Each field checks for
+ * room once; a line is at most about 2,300 characters (a memory value is as wide as its
+ * access, at most 255 bytes). */
+typedef struct {
+    char c[4096];
+    size_t n;
+} line;
+
+static bool room(const line *l, size_t n)
+{
+    return sizeof l->c - l->n >= n;
+}
+
+static void put_c(line *l, char ch)
+{
+    if (room(l, 1)) l->c[l->n++] = ch;
+}
+
+static void put_s(line *l, const char *s)
+{
+    size_t n = strlen(s);
+    if (!room(l, n)) return;
+    memcpy(l->c + l->n, s, n);
+    l->n += n;
+}
+
+/* v in decimal, at least `width` characters: spaces before it (pad_left) or after. */
+static void put_dec(line *l, uint64_t v, unsigned width, bool pad_left)
+{
+    char d[20];
+    unsigned k = 0;
+    do
+        d[k++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    unsigned pad = width > k ? width - k : 0;
+    if (!room(l, k + pad)) return;
+    char *p = l->c + l->n;
+    l->n += k + pad;
+    if (pad_left)
+        for (; pad; pad--)
+            *p++ = ' ';
+    while (k)
+        *p++ = d[--k];
+    for (; pad; pad--)
+        *p++ = ' ';
+}
+
+/* "0x", then v in lower-case hex, zero-padded to at least `digits` digits. */
+static void put_hex(line *l, uint64_t v, unsigned digits)
+{
+    unsigned k = 1;
+    while (k < 16 && v >> 4 * k)
+        k++;
+    unsigned w = digits > k ? digits : k;
+    if (!room(l, 2 + w)) return;
+    char *p = l->c + l->n;
+    l->n += 2 + w;
+    *p++ = '0';
+    *p++ = 'x';
+    for (unsigned i = w; i > 0; i--)
+        *p++ = i > k ? '0' : "0123456789abcdef"[(v >> 4 * (i - 1)) & 15];
+}
+
 void hart_commit_log(hart *h, const hart_insn *d, uint64_t pc, unsigned priv)
 {
-    FILE *f = h->log;
-    fprintf(f, "core %3d: %u 0x%016" PRIx64 " ", 0, priv, pc);
+    line l;
+    l.n = 0;
+    put_s(&l, "core   0: ");
+    put_dec(&l, priv, 0, true);
+    put_c(&l, ' ');
+    put_hex(&l, pc, 16);
+    put_s(&l, " (");
     if (d->len == 2)
-        fprintf(f, "(0x%04" PRIx32 ")", d->bits & 0xffff);
+        put_hex(&l, d->bits & 0xffff, 4);
     else
-        fprintf(f, "(0x%08" PRIx32 ")", d->bits);
+        put_hex(&l, d->bits, 8);
+    put_c(&l, ')');
 
     wentry w[8];
     unsigned n = 0;
@@ -54,18 +125,30 @@ void hart_commit_log(hart *h, const hart_insn *d, uint64_t pc, unsigned priv)
         unsigned type = w[i].key & 15, num = w[i].key >> 4;
         if (type == 4) {
             const char *name = hart_csr_name(num);
-            fprintf(f, " c%u_%s 0x%016" PRIx64, num, name ? name : "unknown", w[i].val);
+            put_s(&l, " c");
+            put_dec(&l, num, 0, true);
+            put_c(&l, '_');
+            put_s(&l, name ? name : "unknown");
         } else {
-            fprintf(f, " %c%-2u 0x%016" PRIx64, type ? 'f' : 'x', num, w[i].val);
+            put_c(&l, ' ');
+            put_c(&l, type ? 'f' : 'x');
+            put_dec(&l, num, 2, false);
         }
+        put_c(&l, ' ');
+        put_hex(&l, w[i].val, 16);
     }
     for (int pass = 0; pass < 2; pass++)
         for (unsigned i = 0; i < h->trace_nmem; i++) {
             if (h->trace_mem[i].store != (pass == 1)) continue;
-            fprintf(f, " mem 0x%016" PRIx64, h->trace_mem[i].addr);
-            if (pass) fprintf(f, " 0x%0*" PRIx64, h->trace_mem[i].size * 2, h->trace_mem[i].val);
+            put_s(&l, " mem ");
+            put_hex(&l, h->trace_mem[i].addr, 16);
+            if (pass) {
+                put_c(&l, ' ');
+                put_hex(&l, h->trace_mem[i].val, h->trace_mem[i].size * 2u);
+            }
         }
-    fputc('\n', f);
+    put_c(&l, '\n');
+    fwrite(l.c, 1, l.n, h->log);
 }
 
 void hart_log_trap(hart *h, uint64_t cause, uint64_t epc, uint64_t tval)

@@ -78,8 +78,9 @@ bool hart_pmp_ok(const hart *h, uint64_t pa, unsigned n, int acc, unsigned priv)
     bool active = false;
     for (unsigned i = 0; i < PMP_COUNT; i++) {
         unsigned cfg = pmp_cfg(h, i);
+        if (!(cfg & PMP_A)) continue; /* off: matches nothing (and is most entries) */
         uint64_t lo, hi;
-        active |= (cfg & PMP_A) != 0;
+        active = true;
         pmp_range(h, i, &lo, &hi);
         if (lo >= hi || pa + n <= lo || pa >= hi) continue;
         /* The first entry any byte matches decides; all bytes must lie in it. */

@@ -115,6 +115,18 @@ static void test_attach_oom(void **state)
     mem_free(m);
 }
 
+/* Out of memory while reading a profile: no profile, a message that says so. */
+static void test_profile_oom(void **state)
+{
+    (void)state;
+    static const char yaml[] = "xphmg-profile: 1\nname: p\ncsrs:\n  cap_feat0: 0x8\n";
+    char err[128] = "";
+    fail_next_calloc = true;
+    assert_null(cap_profile_parse(yaml, strlen(yaml), "p.yaml", err, sizeof err));
+    assert_false(fail_next_calloc);
+    assert_string_equal(err, "p.yaml: out of memory");
+}
+
 static void test_attach_frees(void **state)
 {
     (void)state;
@@ -445,12 +457,19 @@ static void test_compress_frees(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_csr_and_xcvt),   cmocka_unit_test(test_trap),
-        cmocka_unit_test(test_access),         cmocka_unit_test(test_reset),
-        cmocka_unit_test(test_attach_frees),   cmocka_unit_test(test_attach_oom),
-        cmocka_unit_test(test_profile),        cmocka_unit_test(test_prof_sel_boundary),
-        cmocka_unit_test(test_prof_sel_umode), cmocka_unit_test(test_xcvt_osae_hart),
-        cmocka_unit_test(test_pmask_attached), cmocka_unit_test(test_compress_frees),
+        cmocka_unit_test(test_csr_and_xcvt),
+        cmocka_unit_test(test_trap),
+        cmocka_unit_test(test_access),
+        cmocka_unit_test(test_reset),
+        cmocka_unit_test(test_attach_frees),
+        cmocka_unit_test(test_attach_oom),
+        cmocka_unit_test(test_profile_oom),
+        cmocka_unit_test(test_profile),
+        cmocka_unit_test(test_prof_sel_boundary),
+        cmocka_unit_test(test_prof_sel_umode),
+        cmocka_unit_test(test_xcvt_osae_hart),
+        cmocka_unit_test(test_pmask_attached),
+        cmocka_unit_test(test_compress_frees),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -225,14 +225,14 @@ static void test_bf16_lite_support(void **state)
 }
 
 /* The implementation-defined values of a profile are written as numbers in every
- * documented spelling (docs/cap.md: decimal, 0x hex in either case, 0b binary, '_'
+ * documented spelling (docs/cap.md: decimal, 0x hex and 0b binary in either case, '_'
  * between digits); 0x1F3F = 7999 = 0b1_1111_0011_1111, by hand. Anything else is refused
  * with the CSR named, never read as some other number. REQ: CAP-163 */
 static void test_value_syntax(void **state)
 {
     (void)state;
-    static const char *same[] = {"0x1F3F", "0x1f3f", "0X1f3F", "7999", "0b1_1111_0011_1111",
-                                 "0x1f_3f"};
+    static const char *same[] = {
+        "0x1F3F", "0x1f3f", "0X1f3F", "7999", "0b1_1111_0011_1111", "0B1111100111111", "0x1f_3f"};
     for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
         char y[128], err[256] = "";
         snprintf(y, sizeof y, "xphmg-profile: 1\nname: x\ncsrs:\n  cap_prec_alu: %s\n", same[i]);
@@ -250,6 +250,18 @@ static void test_value_syntax(void **state)
         snprintf(y, sizeof y, "xphmg-profile: 1\nname: x\ncsrs:\n  cap_prec_alu: %s\n", bad[i]);
         expect_error(y, "is not a number");
     }
+}
+
+/* Nesting deeper than any profile needs (8 levels) and aliases are refused before the
+ * document is built, with their own messages, wherever they are (an alias even where the
+ * value it stands for would be accepted). */
+static void test_shape_limits(void **state)
+{
+    (void)state;
+    expect_error("xphmg-profile: 1\nname: &n x\ndescription: *n\n", "aliases are not allowed");
+    expect_error("xphmg-profile: 1\nname: [[[[[[[[[x]]]]]]]]]\n", "nested deeper than 8 levels");
+    expect_error("xphmg-profile: 1\nname: x\ncsrs: {a: {b: {c: {d: {e: {f: {g: {h: 1}}}}}}}}\n",
+                 "nested deeper than 8 levels");
 }
 
 /* Reading a profile, accepted or refused, gives back every byte it took (libyaml's
@@ -516,6 +528,8 @@ static void test_runtime_errors(void **state)
         snprintf(y, sizeof y, RT_HDR "  1: {%s: 0}\n", non_adv[i]);
         expect_error_at(y, 7, "not advisory");
     }
+    /* ... index 0 included (a variant like the others, not the `csrs` section) */
+    expect_error_at(RT_HDR "  0: {cap_prec_alu: 0}\n", 7, "not advisory");
     /* ... and policy CSRs (not even discovery) */
     static const char *const policy[] = {"cap_prec_mode",   "cap_prec_alt", "cap_prec_stat",
                                          "cap_prec_exc_en", "cap_xmem_dom", "pmask1"};
@@ -661,7 +675,7 @@ int main(void)
         cmocka_unit_test(test_runtime_values),      cmocka_unit_test(test_runtime_accepted),
         cmocka_unit_test(test_runtime_errors),      cmocka_unit_test(test_runtime_yaml),
         cmocka_unit_test(test_mutations),           cmocka_unit_test(test_value_syntax),
-        cmocka_unit_test(test_parse_frees),
+        cmocka_unit_test(test_shape_limits),        cmocka_unit_test(test_parse_frees),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -34,8 +34,8 @@ for _ in $(seq 600); do
     grep -q 'Sending packet: \$vCont;c\|Sending packet: \$c#' "$out" && break
     sleep 0.05
 done
-grep -q '^\$1 = ' "$out" || fail "gdb did not read the counter after attaching"
-grep -q 'Sending packet: \$vCont;c\|Sending packet: \$c#' "$out" || fail "gdb did not continue"
+expect '^\$1 = ' "gdb did not read the counter after attaching"
+expect 'Sending packet: \$vCont;c\|Sending packet: \$c#' "gdb did not continue"
 sleep 0.3
 kill -INT "$gdbpid"
 wait "$gdbpid"
@@ -49,8 +49,8 @@ rc=$?
 first=$(sed -n 's/^\$1 = \([0-9]*\)$/\1/p' "$out")
 second=$(sed -n 's/^\$2 = \([0-9]*\)$/\1/p' "$out")
 [ -n "$first" ] && [ "$first" -gt 0 ] || fail "the guest had not run before the attach (spins = '$first')"
-grep -q "Program received signal SIGINT" "$out" || fail "Ctrl-C did not stop the guest"
+expect "Program received signal SIGINT" "Ctrl-C did not stop the guest"
 [ -n "$second" ] && [ "$second" -gt "$first" ] || fail "the guest did not run after continue ($first, then '$second')"
-grep -q "killed" "$out" || fail "kill"
+expect "killed" "kill"
 [ $rc -eq 122 ] || fail "simulator exit status $rc after kill (want 122)"
 echo "gdb_attach: ok (spins $first at attach, $second at the interrupt)"

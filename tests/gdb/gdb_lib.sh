@@ -8,6 +8,8 @@
 #   run_gdb CMDFILE        gdb-multiarch -batch, output in $work/gdb.out
 #   run_session CMDFILE    run_gdb, then the simulator's end: $rc its exit status,
 #                          $out gdb's output
+#   expect PATTERN MESSAGE fails with MESSAGE unless gdb's output has a line matching
+#                          PATTERN (grep's basic regular expression)
 #   check_clean_end        fails unless the program ran to its end and the simulator
 #                          exited 0
 #   fail MESSAGE           prints the outputs, kills the simulator, exits 1
@@ -52,7 +54,10 @@ run_session() {
     rc=$?
     out=$work/gdb.out
 }
+expect() {
+    grep -q "$1" "$out" || fail "$2"
+}
 check_clean_end() {
-    grep -q "exited normally" "$out" || fail "the program did not run to its end"
+    expect "exited normally" "the program did not run to its end"
     [ $rc -eq 0 ] || fail "simulator exit status $rc"
 }
