@@ -482,6 +482,17 @@ static void test_box_random(void **state)
     assert_true(hits > 1000);
 }
 
+/* rt_node4w_slab of a ray prepared for it, under round-to-nearest-even as the engine runs. */
+static unsigned slab_rne(const rt_ray *r, const rt_node4w *w, rt_ray_pre *p, float tn[4],
+                         float tf[4])
+{
+    int m = rt_rne_enter();
+    rt_ray_prepare(r, p);
+    unsigned mask = rt_node4w_slab(p, w, r->tmin, r->tmax, tn, tf);
+    rt_rne_leave(m);
+    return mask;
+}
+
 /* The 4-wide slab test of a decoded tile (rt_node4w_slab: SSE for rays without
  * infinities, the scalar test otherwise) computes the same hit mask and the same tnear/tfar
  * bits as the scalar rt_box_test (checked against binary64 above), on boxes made of the
@@ -528,11 +539,8 @@ static void test_slab4_matches_scalar(void **state)
         rt_node4w w;
         rt_node4w_from(&n, &w);
         rt_ray_pre p;
-        int m = rt_rne_enter();
-        rt_ray_prepare(&r, &p);
         float tn[4], tf[4];
-        unsigned mask = rt_node4w_slab(&p, &w, r.tmin, r.tmax, tn, tf);
-        rt_rne_leave(m);
+        unsigned mask = slab_rne(&r, &w, &p, tn, tf);
         fast += !p.slab_scalar && !p.nan;
         for (unsigned c = 0; c < 4; c++) {
             float a = 0, b = 0;
@@ -571,11 +579,8 @@ static void test_slab4_zero_dir_on_plane(void **state)
     rt_node4w_from(&n, &w);
     rt_ray r = mkray(0, 1, 1.5f, 1, 0, 0, 0, 10);
     rt_ray_pre p;
-    int m = rt_rne_enter();
-    rt_ray_prepare(&r, &p);
     float tn[4], tf[4];
-    unsigned mask = rt_node4w_slab(&p, &w, r.tmin, r.tmax, tn, tf);
-    rt_rne_leave(m);
+    unsigned mask = slab_rne(&r, &w, &p, tn, tf);
     assert_false(p.slab_scalar); /* the 4-wide path, not the scalar fallback */
     assert_int_equal(mask, 0x3u);
     for (unsigned c = 0; c < 2; c++) {
