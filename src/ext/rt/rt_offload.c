@@ -25,9 +25,6 @@ static void normalize(rt_unit *u)
     if (u->next_ticket == 0) u->next_ticket = 1; /* tickets start at 1 */
 }
 
-/* Runs the oldest queued job and applies its result: flags accrue into STAT/EXC.ST
- * (errata Q-29, never a trap), UNSUP_FMT (Q-69), XMEM events (Q-58), LAST_EC = 3 when
- * the job ended early (a fault or an enabled exception). */
 /* Guest RAM seen directly by the engine's reads: a plain RAM load has no side effect. Not
  * with address translation, PMP, triggers or a debugger's watch (h->xlate): addresses are
  * then virtual and the accesses are checked and observed on the hart's slow paths. */
@@ -59,6 +56,9 @@ static bool charge_job(void *hart_ctx, uint64_t units)
     return hart_charge(hart_ctx, units);
 }
 
+/* Runs the oldest queued job and applies its result: flags accrue into STAT/EXC.ST
+ * (errata Q-29, never a trap), UNSUP_FMT (Q-69), XMEM events (Q-58), LAST_EC = 3 when
+ * the job ended early (a fault or an enabled exception). */
 /* The job runs under the XMEM state latched at its xsubmit.rt (job.snap, XMEM 11.1.10). */
 /* Its XMEM events land in CAP.XMEM.EVENTS as the hart's do (XMEM 9.1). */
 /* REQ: RT-121 RT-123 RT-096 XMEM-141 XMEM-123 */
