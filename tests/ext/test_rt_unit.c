@@ -1427,8 +1427,8 @@ static void test_no_custom_epsilon(void **state)
  * (tickets 1, 2) queued, the hart reset: RTSTAT.BUSY clears and the hit queue stays
  * empty; the next submission gets ticket 1 again and waiting for it runs it. A descriptor
  * that cannot be read, wholly or in its last doubleword, raises a load access fault at the
- * first failing address with CAP.XMEM.EVENTS.INV_MISS (Q-61, Q-58). REQ: RT-122 RT-123 RT-015
- * RT-089 RT-118 */
+ * first failing address with CAP.XMEM.EVENTS.INV_MISS (Q-61, Q-58).
+ * REQ: RT-122 RT-123 RT-015 RT-089 RT-118 */
 static void test_offload_reset(void **state)
 {
     (void)state;
