@@ -21,7 +21,6 @@ void rt_job_decode(const uint8_t desc[RT_DESC_BYTES], rt_job_desc *jd)
     jd->missq = rt_le_get(desc + RT_DESC_MISSQ, 8);
     jd->tri_buf = rt_le_get(desc + RT_DESC_TRI_BUF, 8);
     jd->opts = (uint32_t)rt_le_get(desc + RT_DESC_OPTS, 4);
-    jd->pack_hint = (jd->opts & RT_OPT_PACK_HINT) != 0;
     memcpy(jd->memctl, desc + RT_DESC_MEMCTL, sizeof jd->memctl);
 }
 
