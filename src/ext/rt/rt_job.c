@@ -26,9 +26,10 @@ void rt_job_decode(const uint8_t desc[RT_DESC_BYTES], rt_job_desc *jd)
 
 /* ---- the node cache (a per-job snapshot, see rt_job.h) ---- */
 
-/* Two direct-mapped tables: decoded node tiles by tile address, and leaves (TriRanges
- * whose triangles are plain FP32 memory) by TriRange address: the TriRange's fields and a
- * host pointer to its triangles. The traversal reads an entry in place. A table that
+/* Two direct-mapped tables: decoded node tiles by tile address (each entry holding its
+ * own tag, rt_node4w.cache_addr/cache_gen), and leaves (TriRanges whose triangles are
+ * plain FP32 memory) by TriRange address: the TriRange's fields and a host pointer to its
+ * triangles. The traversal reads an entry in place. A table that
  * keeps evicting entries of the same job (a BVH larger than the table) doubles, up to
  * CACHE_MAX_BITS, between two rays. */
 typedef struct {
@@ -44,7 +45,7 @@ typedef struct {
 /* One per thread, each on cache lines of its own: a thread writes its table's bookkeeping
  * (evict, lo, hi) while the others read theirs at every node visit. */
 typedef struct {
-    _Alignas(128) cache_tag *tag, *ltag;
+    _Alignas(128) cache_tag *ltag;
     rt_node4w *node; /* 2^bits entries */
     leaf_ent *leaf;  /* 2^(bits+1) entries */
     uint64_t mask, lmask;
@@ -89,7 +90,7 @@ static void cache_new_gen(node_cache *nc)
 {
     if (++nc->gen == 0) {
         for (uint64_t i = 0; i <= nc->mask; i++)
-            nc->tag[i].gen = 0;
+            nc->node[i].cache_gen = 0;
         for (uint64_t i = 0; i <= nc->lmask; i++)
             nc->ltag[i].gen = 0;
         nc->gen = 1;
@@ -101,7 +102,6 @@ static void cache_new_gen(node_cache *nc)
 
 static void cache_free(node_cache *nc)
 {
-    free(nc->tag);
     free(nc->ltag);
     free(nc->node);
     free(nc->leaf);
@@ -114,14 +114,14 @@ static bool cache_init(node_cache *nc, unsigned bits)
     nc->bits = bits;
     nc->mask = (UINT64_C(1) << bits) - 1;
     nc->lmask = (UINT64_C(2) << bits) - 1;
-    nc->tag = calloc(nc->mask + 1, sizeof *nc->tag);
     nc->ltag = calloc(nc->lmask + 1, sizeof *nc->ltag);
     nc->node = aligned_alloc(64, (nc->mask + 1) * sizeof *nc->node);
     nc->leaf = malloc((nc->lmask + 1) * sizeof *nc->leaf);
-    if (!nc->tag || !nc->ltag || !nc->node || !nc->leaf) {
+    if (!nc->ltag || !nc->node || !nc->leaf) {
         cache_free(nc);
         return false;
     }
+    memset(nc->node, 0, (nc->mask + 1) * sizeof *nc->node); /* generation 0: no entry */
     cache_new_gen(nc);
     return true;
 }
@@ -146,11 +146,8 @@ static void cache_grow(node_cache *nc)
     big.lo = nc->lo;
     big.hi = nc->hi;
     for (uint64_t i = 0; i <= nc->mask; i++)
-        if (nc->tag[i].gen == nc->gen) {
-            uint64_t j = (nc->tag[i].addr >> 6) & big.mask;
-            big.tag[j] = nc->tag[i];
-            big.node[j] = nc->node[i];
-        }
+        if (nc->node[i].cache_gen == nc->gen)
+            big.node[(nc->node[i].cache_addr >> 6) & big.mask] = nc->node[i];
     for (uint64_t i = 0; i <= nc->lmask; i++)
         if (nc->ltag[i].gen == nc->gen) {
             uint64_t j = (nc->ltag[i].addr >> 4) & big.lmask;
@@ -277,10 +274,10 @@ static bool node_get(job_ctx *c, uint64_t a, unsigned nn, const rt_node4w **w0,
     node_cache *nc = c->nc;
     uint64_t i0 = (a >> 6) & nc->mask, i1 = ((a >> 6) + 1) & nc->mask;
     *w0 = &nc->node[i0];
-    if (nc->tag[i0].gen == nc->gen && nc->tag[i0].addr == a) {
+    if (nc->node[i0].cache_gen == nc->gen && nc->node[i0].cache_addr == a) {
         if (nn == 1) return true;
         *w1 = &nc->node[i1];
-        if (nc->tag[i1].gen == nc->gen && nc->tag[i1].addr == a + 64) return true;
+        if (nc->node[i1].cache_gen == nc->gen && nc->node[i1].cache_addr == a + 64) return true;
     }
     *w1 = &nc->node[i1];
     uint8_t tiles[128];
@@ -291,10 +288,11 @@ static bool node_get(job_ctx *c, uint64_t a, unsigned nn, const rt_node4w **w0,
     c->fetch.inv_miss |= inv;
     if (!fetched(c, st)) return false;
     for (unsigned k = 0; k < nn; k++) {
-        uint64_t i = k ? i1 : i0;
-        if (nc->tag[i].gen == nc->gen) nc->evict++;
-        rt_node4w_decode(tiles + 64 * k, &nc->node[i]);
-        nc->tag[i] = (cache_tag){a + 64u * k, zeroed ? 0u : nc->gen};
+        rt_node4w *e = &nc->node[k ? i1 : i0];
+        if (e->cache_gen == nc->gen) nc->evict++;
+        rt_node4w_decode(tiles + 64 * k, e);
+        e->cache_addr = a + 64u * k;
+        e->cache_gen = zeroed ? 0u : nc->gen;
     }
     cache_range(nc, a, 64u * nn);
     return true;
@@ -417,14 +415,14 @@ static bool leaf(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, uint64_t tr
     return true;
 }
 
-/* A child to visit: its offset from the BVH base (16 * index; bit 0 set for a leaf) and
- * its raw slab interval, tested again when popped. */
+/* A child to visit: rt_node4w.child (its offset from the BVH base, 16 * index, with its
+ * kind in the low bits) and its raw slab interval, tested again when popped. */
 typedef struct {
-    uint64_t off;
+    uint32_t child;
     float tn, tf;
 } stack_ent;
 
-#define LEAF_BIT UINT64_C(1)
+#define KIND_MASK RT_NODE4W_KIND_MASK
 
 /* Closest (or any) hit of the ray in the BVH; false on a fault (c->r->status set).
  * Boxes accept [tmin, tmax] widened by the tolerance 2^-e (errata Q-74) so that they
@@ -439,7 +437,7 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
     unsigned sp = 0, visits = 0, nn = k->node8 ? 2 : 1;
     float eps = rt_eps(k->eps);
     float tmin = p->r.tmin - eps, tmax_w = p->r.tmax + eps, tmax = tmax_w;
-    uint64_t off = 0; /* the entry being visited: the root node */
+    uint32_t child = RT_CHILD_NODE; /* the entry being visited: the root node */
     best->hit = false;
     /* What every visit reads, in locals the compiler can keep in registers across the
      * calls of the loop: the tables of this thread's cache do not move during a ray
@@ -447,26 +445,29 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
     const uint64_t bvh = k->bvh;
     const bool charged = c->m->charge != NULL;
     const node_cache *nc = c->nc;
-    const cache_tag *tag = nc->tag;
     const rt_node4w *node = nc->node;
     const uint64_t cmask = nc->mask;
     const uint32_t gen = nc->gen;
 #if defined(__SSE2__)
     /* The vector slab test applies to the whole ray (tmax only decreases to hit distances,
-     * never NaN). */
+     * never NaN); without a zero direction component, by the reciprocals' signs. */
     bool vec = !p->nan && !p->slab_scalar && tmin == tmin && tmax_w == tmax_w && nn == 1;
+    bool sign = vec && p->zero_axes == 0;
     __m128 o4[3], inv4[3], tmin4 = _mm_set1_ps(tmin);
-    for (int i = 0; i < 3; i++) {
+    unsigned near[3], far[3];
+    for (unsigned i = 0; i < 3; i++) {
         o4[i] = _mm_load_ps(p->org4[i]);
         inv4[i] = _mm_load_ps(p->inv4[i]);
+        near[i] = p->inv[i] < 0.0f ? 12 + 4 * i : 4 * i;
+        far[i] = p->inv[i] < 0.0f ? 4 * i : 12 + 4 * i;
     }
     const unsigned zero_axes = p->zero_axes;
 #endif
     for (;;) {
-        uint64_t addr = bvh + (off & ~LEAF_BIT);
+        uint64_t addr = bvh + (child & ~KIND_MASK);
         if (++visits > RT_JOB_MAX_VISITS) return fault(c, RT_JOB_STACK, addr);
         if (charged && !spend(c, 1)) return false;
-        if (off & LEAF_BIT) {
+        if ((child & KIND_MASK) == RT_CHILD_LEAF) {
             if (!leaf(c, k, p, addr, best)) return false;
             if (best->hit) {
                 if (k->any) return true;
@@ -474,16 +475,19 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
             }
         } else {
             const rt_node4w *w[2];
-            uint64_t i0 = (addr >> 6) & cmask;
-            if (nn == 1 && tag[i0].addr == addr && tag[i0].gen == gen)
-                w[0] = &node[i0]; /* node_get's cache hit, inline */
-            else if (!node_get(c, addr, nn, &w[0], &w[1]))
-                return false;
+            w[0] = &node[(addr >> 6) & cmask];
+            /* node_get's cache hit, inline */
+            if (nn != 1 || w[0]->cache_addr != addr || w[0]->cache_gen != gen)
+                if (!node_get(c, addr, nn, &w[0], &w[1])) return false;
             float tn[8], tf[8];
             uint8_t order[8];
             unsigned mask;
 #if defined(__SSE2__)
-            if (vec)
+            if (sign)
+                mask =
+                    rt_slab4_sign_sse(o4, inv4, near, far, w[0], tmin4, _mm_set1_ps(tmax), tn, tf) &
+                    w[0]->live;
+            else if (vec)
                 mask = rt_slab4_sse(o4, inv4, zero_axes, w[0], tmin4, _mm_set1_ps(tmax), tn, tf) &
                        w[0]->live;
             else
@@ -497,16 +501,11 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
                 /* Push far to near (room for all nhit, as if the nearest were pushed too);
                  * the nearest is visited next. */
                 if (sp + nhit > RT_JOB_STACK_DEPTH) return fault(c, RT_JOB_STACK, addr);
-                for (unsigned j = nhit; j-- > 0;) {
+                for (unsigned j = nhit; --j > 0;) {
                     unsigned ch = order[j];
-                    const rt_node4w *nw = w[ch / 4];
-                    uint64_t o = 16u * (uint64_t)nw->index[ch % 4];
-                    if (nw->kind[ch % 4] == RT_CHILD_LEAF) o |= LEAF_BIT;
-                    if (j == 0)
-                        off = o;
-                    else
-                        st[sp++] = (stack_ent){o, tn[ch], tf[ch]};
+                    st[sp++] = (stack_ent){w[ch / 4]->child[ch % 4], tn[ch], tf[ch]};
                 }
+                child = w[order[0] / 4]->child[order[0] % 4];
                 continue;
             }
         }
@@ -518,11 +517,11 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
             stack_ent e = st[--sp];
             float lo = e.tn > tmin ? e.tn : tmin, hi = e.tf < tmax ? e.tf : tmax;
             if (lo <= hi) {
-                off = e.off;
+                child = e.child;
                 break;
             }
             if (++visits > RT_JOB_MAX_VISITS)
-                return fault(c, RT_JOB_STACK, bvh + (e.off & ~LEAF_BIT));
+                return fault(c, RT_JOB_STACK, bvh + (e.child & ~KIND_MASK));
             if (charged && !spend(c, 1)) return false;
         }
     }
