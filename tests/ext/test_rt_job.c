@@ -264,6 +264,23 @@ static rt_job_result run_job(const rt_job_desc *jd, unsigned pet, const rt_job_m
     return res;
 }
 
+/* The job jd under snapshot s through m, which must complete (RT_JOB_OK). */
+static rt_job_result run_snap_ok(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m)
+{
+    rt_job_result res;
+    rt_job_run(jd, s, m, &res);
+    assert_int_equal(res.status, RT_JOB_OK);
+    return res;
+}
+
+/* run_job, and the job must complete. */
+static rt_job_result run_ok(const rt_job_desc *jd, unsigned pet, const rt_job_mem *m)
+{
+    cap_snap s;
+    snap(&s, pet);
+    return run_snap_ok(jd, &s, m);
+}
+
 /* The usual job: nrays rays queued (ray queue TAIL = nrays), the descriptor of desc(opts),
  * FP32 records, plain loads. */
 static rt_job_result run_rays(uint32_t nrays, uint32_t opts)
@@ -272,6 +289,14 @@ static rt_job_result run_rays(uint32_t nrays, uint32_t opts)
     rt_job_desc jd;
     desc(&jd, opts);
     return run_job(&jd, CAP_T_FP32, &MEM);
+}
+
+/* run_rays, and the job must complete. */
+static rt_job_result run_rays_ok(uint32_t nrays, uint32_t opts)
+{
+    rt_job_result res = run_rays(nrays, opts);
+    assert_int_equal(res.status, RT_JOB_OK);
+    return res;
 }
 
 static void check_hit(unsigned slot, uint32_t ray, uint32_t prim, uint32_t t, uint32_t u,
@@ -298,8 +323,7 @@ static void test_closest_hit(void **st)
     ray32(2, 1, 2, 4, 1, 0, 100);   /* B is behind (t = -1); A at t 1: u = 1/4, v = 2/4 */
     ray32(3, 1, 2, 0, 1, 0, 2);     /* both beyond tmax 2: miss */
     ray32(4, 1, 2, 0, 1, 4, 100);   /* tmin 4 excludes B: A at t 5 */
-    rt_job_result res = run_rays(5, 0);
-    assert_int_equal(res.status, RT_JOB_OK);
+    rt_job_result res = run_rays_ok(5, 0);
     assert_int_equal(res.rays, 5);
     assert_int_equal(res.hits, 3);
     assert_int_equal(res.misses, 2);
@@ -374,8 +398,7 @@ static void test_trirange_bounds(void **st)
             for (unsigned i = 0; i < 2; i++)
                 ray32(i, 1, 2, k ? 10.0f : 0.0f, k ? -1.0f : 1.0f, 0, 100);
             w(QRAY + 4, 4, 2);
-            res = run_job(&jd, CAP_T_FP32, mapped ? &MEM_MAPPED : &MEM);
-            assert_int_equal(res.status, RT_JOB_OK);
+            res = run_ok(&jd, CAP_T_FP32, mapped ? &MEM_MAPPED : &MEM);
             assert_int_equal(res.hits, 2);
             for (unsigned i = 0; i < 2; i++)
                 if (k)
@@ -417,8 +440,7 @@ static void test_any_hit_and_cull(void **st)
         setup(8);
         scene_one_leaf();
         ray32(0, 1, 2, cases[i].oz, 1, 0, 100);
-        rt_job_result res = run_rays(1, cases[i].opts);
-        assert_int_equal(res.status, RT_JOB_OK);
+        rt_job_result res = run_rays_ok(1, cases[i].opts);
         assert_int_equal(res.hits, cases[i].hit ? 1 : 0);
         assert_int_equal(res.misses, cases[i].hit ? 0 : 1);
         if (cases[i].hit) {
@@ -444,8 +466,7 @@ static void test_tri_buf(void **st)
     rt_job_desc jd;
     desc(&jd, 0);
     jd.tri_buf = TRIS2;
-    rt_job_result res = run_job(&jd, CAP_T_FP32, &MEM);
-    assert_int_equal(res.status, RT_JOB_OK);
+    run_ok(&jd, CAP_T_FP32, &MEM);
     check_hit(0, 0, 1, f32(2.0f), f32(0.5f), f32(0.25f));
 }
 
@@ -458,10 +479,9 @@ static void test_wraparound(void **st)
     scene_two_levels();
     queue(QRAY, 3, 1, 4, RAYS);
     queue(QHIT, 2, 2, 4, HITS);
-    ray32(3, 1, 2, 0, 1, 0, 100);       /* B t 3 */
-    ray32(0, 1, 2, 4, 1, 0, 100);       /* A t 1 */
-    rt_job_result res = run_rays(1, 0); /* TAIL 1 after HEAD 3 of 4: two rays */
-    assert_int_equal(res.status, RT_JOB_OK);
+    ray32(3, 1, 2, 0, 1, 0, 100);          /* B t 3 */
+    ray32(0, 1, 2, 4, 1, 0, 100);          /* A t 1 */
+    rt_job_result res = run_rays_ok(1, 0); /* TAIL 1 after HEAD 3 of 4: two rays */
     assert_int_equal(res.rays, 2);
     check_hit(2, 3, 1, f32(3.0f), f32(0.5f), f32(0.25f));
     check_hit(3, 0, 0, f32(1.0f), f32(0.25f), f32(0.5f));
@@ -607,9 +627,7 @@ static void test_strict_dom(void **st)
     cap_csr_write(&CS, 0x7ED, 0x3);
     cap_snap s;
     cap_snapshot(&CS, &s);
-    rt_job_result res;
-    rt_job_run(&jd, &s, &MEM, &res);
-    assert_int_equal(res.status, RT_JOB_OK);
+    rt_job_result res = run_snap_ok(&jd, &s, &MEM);
     assert_int_equal(res.mclass, 1);
     assert_int_equal(res.events, 0x80);
 }
@@ -761,8 +779,7 @@ static void test_node8(void **st)
         rt_job_desc jd;
         desc(&jd, n8 ? RT_OPT_NODE8 : 0);
         jd.bvh_base = BVH8;
-        rt_job_result res = run_job(&jd, CAP_T_FP32, &MEM);
-        assert_int_equal(res.status, RT_JOB_OK);
+        rt_job_result res = run_ok(&jd, CAP_T_FP32, &MEM);
         assert_int_equal(res.hits, n8);
         if (n8) check_hit(0, 0, 1, f32(3.0f), f32(0.5f), f32(0.25f));
     }
@@ -781,8 +798,7 @@ static void test_eps(void **st)
         rt_job_desc jd;
         desc(&jd, 0);
         jd.eps_code = e;
-        rt_job_result res = run_job(&jd, CAP_T_FP32, &MEM);
-        assert_int_equal(res.status, RT_JOB_OK);
+        rt_job_result res = run_ok(&jd, CAP_T_FP32, &MEM);
         assert_int_equal(res.hits, e);
     }
 }
@@ -817,8 +833,7 @@ static void test_unsup_fmt(void **st)
     w(QRAY + 4, 4, 1);
     rt_job_desc jd;
     desc(&jd, 0);
-    rt_job_result res = run_job(&jd, CAP_T_INT8, &MEM);
-    assert_int_equal(res.status, RT_JOB_OK);
+    rt_job_result res = run_ok(&jd, CAP_T_INT8, &MEM);
     assert_true(res.unsup_fmt);
     check_hit(0, 0, 1, f32(3.0f), f32(0.5f), f32(0.25f));
     setup(8);
@@ -892,9 +907,8 @@ static void test_predicated(void **st)
         desc(&jd, 0);
         jd.lanes_off = pass ? 0xAu : 0; /* lanes 1 and 3 off */
         F.ray_loads = 0;
-        rt_job_result res = run_job(&jd, CAP_T_FP32, &MEM);
+        rt_job_result res = run_ok(&jd, CAP_T_FP32, &MEM);
         loads[pass] = F.ray_loads;
-        assert_int_equal(res.status, RT_JOB_OK);
         assert_int_equal(res.rays, 4);
         assert_int_equal(r(QRAY, 4), 4);
         assert_int_equal(res.misses, 0);
@@ -1011,9 +1025,7 @@ static void test_absent_xmem_feature(void **st)
         assert_true(cap_csr_write(&CS, XPHMG_CSR_CAP_XMEM_CLSMAP, 0));    /* no CL2 ways */
         cap_snap s;
         cap_snapshot(&CS, &s);
-        rt_job_result res;
-        rt_job_run(&jd, &s, &MEM, &res);
-        assert_int_equal(res.status, RT_JOB_OK);
+        rt_job_result res = run_snap_ok(&jd, &s, &MEM);
         assert_int_equal(res.events & CAP_XMEM_EVENTS_HYB_FALLBK_MASK,
                          way_part ? CAP_XMEM_EVENTS_HYB_FALLBK_MASK : 0);
         cap_profile_free(p);
@@ -1182,6 +1194,54 @@ static void test_split_matches_one_thread(void **st)
     }
 }
 
+/* A job is complete when rt_job_run_ex returns, on any number of host threads: the
+ * engine's workers are back before it returns, and the next job on the same engine starts
+ * from there (RT 9: completion of a submission is that of all its work). Three jobs of
+ * 130 rays each (split: 5 blocks of 32) one after another on one 2-thread engine, every
+ * entry area filled with 0xFF before each: job k's ray i hits B (t 3) when i % 3 == k,
+ * else misses; right after each job returns its entries are all there in ray order and
+ * HEAD = TAIL. (A worker that never comes back hangs the job: ext_rt_job has a short
+ * CTest TIMEOUT.) REQ: RT-123 */
+static void test_split_jobs_complete(void **st)
+{
+    (void)st;
+    rt_job_engine *e = rt_job_engine_new(2);
+    assert_non_null(e);
+    assert_int_equal(rt_job_engine_threads(e), 2);
+    for (uint32_t k = 0; k < 3; k++) {
+        setup(8);
+        scene_two_levels();
+        for (uint32_t i = 0; i < BIG_N; i++)
+            big_ray(i, i % 3 == k ? 1.0f : 10.0f, i % 3 == k ? 2.0f : 10.0f);
+        big_queues(BIG_N, BIG_HITS);
+        memset(&F.ram[BIG_HITS - RAM_BASE], 0xFF, 24u * (BIG_N + 1));
+        memset(&F.ram[BIG_MISS - RAM_BASE], 0xFF, 4u * (BIG_N + 1));
+        rt_job_desc jd;
+        desc(&jd, 0);
+        cap_snap s;
+        snap(&s, CAP_T_FP32);
+        rt_job_result res;
+        rt_job_run_ex(&jd, &s, &MEM_MAPPED, e, &res);
+        assert_int_equal(res.status, RT_JOB_OK);
+        uint32_t nh = 0, nm = 0;
+        for (uint32_t i = 0; i < BIG_N; i++) {
+            if (i % 3 == k) {
+                assert_int_equal(r(BIG_HITS + 24 * nh, 4), i);
+                assert_int_equal(r(BIG_HITS + 24 * nh + 8, 4), f32(3.0f));
+                nh++;
+            } else {
+                assert_int_equal(r(BIG_MISS + 4 * nm++, 4), i);
+            }
+        }
+        assert_int_equal(res.hits, nh);
+        assert_int_equal(res.misses, nm);
+        assert_int_equal(r(QRAY, 4), BIG_N);
+        assert_int_equal(r(QHIT + 4, 4), nh);
+        assert_int_equal(r(QMISS + 4, 4), nm);
+    }
+    rt_job_engine_free(e);
+}
+
 /* A split job whose ray count outgrows the engine's block ring (64 blocks of 32 rays at
  * first) makes the engine grow the ring; every byte comes back when the engine is freed:
  * after warm-up rounds (one-time state of the C library's threads), 8 more rounds of
@@ -1247,8 +1307,7 @@ static void test_engine_caches(void **st)
             desc(&jd, n8 ? RT_OPT_NODE8 : 0);
             if (n8) jd.bvh_base = BVH8;
             F.maps = 0;
-            rt_job_result res = run_job(&jd, CAP_T_FP32, &MEM_MAPPED);
-            assert_int_equal(res.status, RT_JOB_OK);
+            rt_job_result res = run_ok(&jd, CAP_T_FP32, &MEM_MAPPED);
             assert_int_equal(res.hits, n8 ? n : 0);
             assert_int_equal(res.misses, n8 ? 0 : n);
             reads[n] = F.maps;
@@ -1283,8 +1342,7 @@ static void test_tie_same_index(void **st)
             w(QRAY + 4, 4, 1);
             rt_job_desc jd;
             desc(&jd, 0);
-            rt_job_result res = run_job(&jd, CAP_T_FP32, mapped ? &MEM_MAPPED : &MEM);
-            assert_int_equal(res.status, RT_JOB_OK);
+            rt_job_result res = run_ok(&jd, CAP_T_FP32, mapped ? &MEM_MAPPED : &MEM);
             assert_int_equal(res.hits, 1);
             if (first_swapped)
                 check_hit(0, 0, 0, f32(5.0f), f32(0.5f), f32(0.25f));
@@ -1315,8 +1373,7 @@ static void test_cache_trirange_overwritten(void **st)
         w(QRAY + 4, 4, 2);
         rt_job_desc jd;
         desc(&jd, 0);
-        rt_job_result res = run_job(&jd, CAP_T_FP32, mapped ? &MEM_MAPPED : &MEM);
-        assert_int_equal(res.status, RT_JOB_OK);
+        rt_job_result res = run_ok(&jd, CAP_T_FP32, mapped ? &MEM_MAPPED : &MEM);
         assert_int_equal(res.hits, 1);
         assert_int_equal(res.misses, 1);
         assert_int_equal(r(TR_HIGH, 4), 0);     /* ray 0 = first */
@@ -1357,6 +1414,7 @@ int main(void)
         cmocka_unit_test(test_absent_xmem_feature),
         cmocka_unit_test(test_split_engine_rules),
         cmocka_unit_test(test_split_matches_one_thread),
+        cmocka_unit_test(test_split_jobs_complete),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

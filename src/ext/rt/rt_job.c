@@ -785,6 +785,9 @@ static bool ring_fit(rt_job_engine *e, uint64_t blocks)
     return true;
 }
 
+/* The pool hands a split job to every worker, and the job is complete only once each of
+ * them is back: a completed ticket means the whole of its job is done (RT 9). */
+/* REQ: RT-123 */
 static void *worker_main(void *arg)
 {
     worker_arg *a = arg;
@@ -806,6 +809,7 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+/* REQ: RT-123 */
 static void pool_start(rt_job_engine *e, split_job *sj)
 {
     pthread_mutex_lock(&e->mu);
@@ -816,6 +820,7 @@ static void pool_start(rt_job_engine *e, split_job *sj)
     pthread_mutex_unlock(&e->mu);
 }
 
+/* REQ: RT-123 */
 static void pool_wait(rt_job_engine *e)
 {
     pthread_mutex_lock(&e->mu);
