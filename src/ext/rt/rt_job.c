@@ -372,19 +372,19 @@ typedef rt_tri_hit trav_hit;
 /* Leaves with at most this many triangles are cached (the builder's BVH_MAX_LEAF). */
 #define LEAF_CACHE_MAX 8u
 
-/* Tests the triangles of the TriRange at tr_addr against the ray; updates *best. */
+/* Tests the triangles of the TriRange at tr_addr against the ray (lr: prepared for its
+ * leaves); updates *best. */
 /* REQ: RT-036 RT-065 */
-static bool leaf(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, uint64_t tr_addr,
+static bool leaf(job_ctx *c, const trav_cfg *k, const rt_leaf_ray *lr, uint64_t tr_addr,
                  trav_hit *best)
 {
     node_cache *nc = c->nc;
+    const rt_ray_pre *p = lr->p;
     uint64_t li = (tr_addr >> 4) & nc->lmask;
     if (nc->ltag[li].gen == nc->gen && nc->ltag[li].addr == tr_addr) {
         const leaf_ent *le = &nc->leaf[li];
         if (!spend(c, le->count)) return false;
-        rt_tri_src src = {le->tris, NULL, 0, RT_ELEM_FP32};
-        bool stopped;
-        rt_leaf_closest(&src, le->first, le->count, p, k->cull, k->eps, k->any, best, &stopped);
+        rt_leaf_mem(lr, le->tris, le->first, le->count, best);
         return true;
     }
     /* Whether this leaf's fetches zero-filled anything (inv_miss is sticky in the job). */
@@ -431,11 +431,15 @@ typedef struct {
  * Children are visited near to far (rt_child_order); the nearest hit child of a node is
  * visited next without going through the stack: it would be popped at once, and its
  * interval passed the test a moment ago against the same [tmin, tmax]. */
+/* traverse() expands this twice: for the common case (`fast`: Node4 tiles, no charge
+ * callback, the vector slab test by the reciprocals' signs: traverse_fast) with those
+ * conditions as constants, and for every case. */
 /* REQ: RT-035 RT-056 */
-static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hit *best)
+__attribute__((always_inline)) static inline bool
+traverse_as(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hit *best, const bool fast)
 {
     stack_ent st[RT_JOB_STACK_DEPTH];
-    unsigned sp = 0, visits = 0, nn = k->node8 ? 2 : 1;
+    unsigned sp = 0, visits = 0, nn = fast || !k->node8 ? 1 : 2;
     float eps = rt_eps(k->eps);
     float tmin = p->r.tmin - eps, tmax_w = p->r.tmax + eps, tmax = tmax_w;
     uint32_t child = RT_CHILD_NODE; /* the entry being visited: the root node */
@@ -444,16 +448,18 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
      * calls of the loop: the tables of this thread's cache do not move during a ray
      * (cache_fit runs between rays; a job's own stores come after the ray is traced). */
     const uint64_t bvh = k->bvh;
-    const bool charged = c->m->charge != NULL;
+    const bool charged = !fast && c->m->charge != NULL;
     const node_cache *nc = c->nc;
     const rt_node4w *node = nc->node;
     const uint64_t cmask = nc->mask;
     const uint32_t gen = nc->gen;
+    rt_leaf_ray lr;
+    rt_leaf_ray_init(p, k->cull, k->eps, k->any, &lr);
 #if defined(__SSE2__)
     /* The vector slab test applies to the whole ray (tmax only decreases to hit distances,
      * never NaN); without a zero direction component, by the reciprocals' signs. */
-    bool vec = !p->nan && !p->slab_scalar && tmin == tmin && tmax_w == tmax_w && nn == 1;
-    bool sign = vec && p->zero_axes == 0;
+    bool vec = fast || (!p->nan && !p->slab_scalar && tmin == tmin && tmax_w == tmax_w && nn == 1);
+    bool sign = fast || (vec && p->zero_axes == 0);
     __m128 o4[3], inv4[3], tmin4 = _mm_set1_ps(tmin);
     unsigned near[3], far[3];
     for (unsigned i = 0; i < 3; i++) {
@@ -469,7 +475,7 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
         if (++visits > RT_JOB_MAX_VISITS) return fault(c, RT_JOB_STACK, addr);
         if (charged && !spend(c, 1)) return false;
         if ((child & KIND_MASK) == RT_CHILD_LEAF) {
-            if (!leaf(c, k, p, addr, best)) return false;
+            if (!leaf(c, k, &lr, addr, best)) return false;
             if (best->hit) {
                 if (k->any) return true;
                 if (best->t < tmax) tmax = best->t; /* min(tmax_w, closest hit) */
@@ -526,6 +532,25 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
             if (charged && !spend(c, 1)) return false;
         }
     }
+}
+
+/* Whether traverse_as(fast) applies to the ray: what it takes as constants. */
+static bool traverse_fast(const job_ctx *c, const trav_cfg *k, const rt_ray_pre *p)
+{
+#if defined(__SSE2__)
+    float eps = rt_eps(k->eps), tmin = p->r.tmin - eps, tmax = p->r.tmax + eps;
+    return !k->node8 && !c->m->charge && !p->nan && !p->slab_scalar && p->zero_axes == 0 &&
+           tmin == tmin && tmax == tmax;
+#else
+    (void)c, (void)k, (void)p;
+    return false;
+#endif
+}
+
+static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hit *best)
+{
+    if (traverse_fast(c, k, p)) return traverse_as(c, k, p, best, true);
+    return traverse_as(c, k, p, best, false);
 }
 
 /* Fetches the ray at ray_addr (a ray queue slot) and traces it. */
