@@ -27,28 +27,24 @@ void rt_job_decode(const uint8_t desc[RT_DESC_BYTES], rt_job_desc *jd)
 
 /* ---- the node cache (a per-job snapshot, see rt_job.h) ---- */
 
-/* Two direct-mapped tables: decoded node tiles by tile address (each entry holding its
- * own tag, rt_node4w.cache_addr/cache_gen), and leaves (TriRanges whose triangles are
- * plain FP32 memory) by TriRange address: the TriRange's fields and a host pointer to its
- * triangles. The traversal reads an entry in place. A table that
- * keeps evicting entries of the same job (a BVH larger than the table) doubles, up to
- * CACHE_MAX_BITS, between two rays. */
+/* Two direct-mapped tables: decoded node tiles by tile address, and leaves (TriRanges
+ * whose triangles are plain FP32 memory) by TriRange address: the TriRange's fields and a
+ * host pointer to its triangles. Each entry holds its own tag (address and generation;
+ * rt_node4w.cache_addr/cache_gen for a node), so that a visit reads one place. The
+ * traversal reads an entry in place. A table that keeps evicting entries of the same job
+ * (a BVH larger than the table) doubles, up to CACHE_MAX_BITS, between two rays. */
 typedef struct {
-    uint64_t addr;
-    uint32_t gen;
-} cache_tag;
-
-typedef struct {
-    const uint8_t *tris; /* host pointer to triangle `first` (count * 36 bytes, FP32) */
+    _Alignas(32) uint64_t addr; /* the TriRange's (tag) */
+    const uint8_t *tris;        /* host pointer to triangle `first` (count * 36 bytes, FP32) */
+    uint32_t gen;               /* tag: the generation it was cached in */
     uint32_t first, count;
 } leaf_ent;
 
 /* One per thread, each on cache lines of its own: a thread writes its table's bookkeeping
  * (evict, lo, hi) while the others read theirs at every node visit. */
 typedef struct {
-    _Alignas(128) cache_tag *ltag;
-    rt_node4w *node; /* 2^bits entries */
-    leaf_ent *leaf;  /* 2^(bits+1) entries */
+    _Alignas(128) rt_node4w *node; /* 2^bits entries */
+    leaf_ent *leaf;                /* 2^(bits+1) entries */
     uint64_t mask, lmask;
     unsigned bits;
     uint32_t gen;
@@ -93,7 +89,7 @@ static void cache_new_gen(node_cache *nc)
         for (uint64_t i = 0; i <= nc->mask; i++)
             nc->node[i].cache_gen = 0;
         for (uint64_t i = 0; i <= nc->lmask; i++)
-            nc->ltag[i].gen = 0;
+            nc->leaf[i].gen = 0;
         nc->gen = 1;
     }
     nc->lo = UINT64_MAX;
@@ -103,7 +99,6 @@ static void cache_new_gen(node_cache *nc)
 
 static void cache_free(node_cache *nc)
 {
-    free(nc->ltag);
     free(nc->node);
     free(nc->leaf);
     memset(nc, 0, sizeof *nc);
@@ -115,14 +110,14 @@ static bool cache_init(node_cache *nc, unsigned bits)
     nc->bits = bits;
     nc->mask = (UINT64_C(1) << bits) - 1;
     nc->lmask = (UINT64_C(2) << bits) - 1;
-    nc->ltag = calloc(nc->lmask + 1, sizeof *nc->ltag);
     nc->node = aligned_alloc(64, (nc->mask + 1) * sizeof *nc->node);
-    nc->leaf = malloc((nc->lmask + 1) * sizeof *nc->leaf);
-    if (!nc->ltag || !nc->node || !nc->leaf) {
+    nc->leaf = aligned_alloc(_Alignof(leaf_ent), (nc->lmask + 1) * sizeof *nc->leaf);
+    if (!nc->node || !nc->leaf) {
         cache_free(nc);
         return false;
     }
     memset(nc->node, 0, (nc->mask + 1) * sizeof *nc->node); /* generation 0: no entry */
+    memset(nc->leaf, 0, (nc->lmask + 1) * sizeof *nc->leaf);
     cache_new_gen(nc);
     return true;
 }
@@ -150,11 +145,7 @@ static void cache_grow(node_cache *nc)
         if (nc->node[i].cache_gen == nc->gen)
             big.node[(nc->node[i].cache_addr >> 6) & big.mask] = nc->node[i];
     for (uint64_t i = 0; i <= nc->lmask; i++)
-        if (nc->ltag[i].gen == nc->gen) {
-            uint64_t j = (nc->ltag[i].addr >> 4) & big.lmask;
-            big.ltag[j] = nc->ltag[i];
-            big.leaf[j] = nc->leaf[i];
-        }
+        if (nc->leaf[i].gen == nc->gen) big.leaf[(nc->leaf[i].addr >> 4) & big.lmask] = nc->leaf[i];
     cache_free(nc);
     *nc = big;
 }
@@ -365,6 +356,10 @@ typedef struct {
     bool cull, any, node8;
     unsigned eps;
     uint64_t bvh, tri_buf;
+    /* The ray queue's records [rays_base, rays_end) read in place (rays_in_place), or
+     * rays NULL: fetched one by one. */
+    const uint8_t *rays;
+    uint64_t rays_base, rays_end;
 } trav_cfg;
 
 typedef rt_tri_hit trav_hit;
@@ -381,7 +376,7 @@ static bool leaf(job_ctx *c, const trav_cfg *k, const rt_leaf_ray *lr, uint64_t 
     node_cache *nc = c->nc;
     const rt_ray_pre *p = lr->p;
     uint64_t li = (tr_addr >> 4) & nc->lmask;
-    if (nc->ltag[li].gen == nc->gen && nc->ltag[li].addr == tr_addr) {
+    if (nc->leaf[li].gen == nc->gen && nc->leaf[li].addr == tr_addr) {
         const leaf_ent *le = &nc->leaf[li];
         if (!spend(c, le->count)) return false;
         rt_leaf_mem(lr, le->tris, le->first, le->count, best);
@@ -408,9 +403,8 @@ static bool leaf(job_ctx *c, const trav_cfg *k, const rt_leaf_ray *lr, uint64_t 
             c, rt_leaf_closest(&src, tr.first, tr.count, p, k->cull, k->eps, k->any, best, &done));
     c->fetch.inv_miss |= inv;
     if (!ok || !tp) return ok;
-    if (nc->ltag[li].gen == nc->gen) nc->evict++;
-    nc->leaf[li] = (leaf_ent){tp, tr.first, tr.count};
-    nc->ltag[li] = (cache_tag){tr_addr, nc->gen};
+    if (nc->leaf[li].gen == nc->gen) nc->evict++;
+    nc->leaf[li] = (leaf_ent){tr_addr, tp, nc->gen, tr.first, tr.count};
     cache_range(nc, tr_addr, 16);
     if (bytes) cache_range(nc, start, bytes);
     return true;
@@ -424,6 +418,20 @@ typedef struct {
 } stack_ent;
 
 #define KIND_MASK RT_NODE4W_KIND_MASK
+
+/* Asks for the cache entry of a pushed child (rt_node4w.child) while the nearer ones are
+ * visited: a BVH larger than the core's caches makes every visit a wait for memory. */
+static inline void prefetch_child(const node_cache *nc, uint64_t bvh, uint32_t child)
+{
+    uint64_t a = bvh + (child & ~KIND_MASK);
+    if ((child & KIND_MASK) == RT_CHILD_LEAF) {
+        __builtin_prefetch(&nc->leaf[(a >> 4) & nc->lmask]);
+    } else {
+        const rt_node4w *w = &nc->node[(a >> 6) & nc->mask];
+        __builtin_prefetch(w);
+        __builtin_prefetch(&w->child);
+    }
+}
 
 /* Closest (or any) hit of the ray in the BVH; false on a fault (c->r->status set).
  * Boxes accept [tmin, tmax] widened by the tolerance 2^-e (errata Q-74) so that they
@@ -453,8 +461,8 @@ traverse_as(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hit *best, 
     const rt_node4w *node = nc->node;
     const uint64_t cmask = nc->mask;
     const uint32_t gen = nc->gen;
-    rt_leaf_ray lr;
-    rt_leaf_ray_init(p, k->cull, k->eps, k->any, &lr);
+    rt_leaf_ray lr; /* prepared at the ray's first leaf */
+    bool lr_set = false;
 #if defined(__SSE2__)
     /* The vector slab test applies to the whole ray (tmax only decreases to hit distances,
      * never NaN); without a zero direction component, by the reciprocals' signs. */
@@ -475,6 +483,10 @@ traverse_as(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hit *best, 
         if (++visits > RT_JOB_MAX_VISITS) return fault(c, RT_JOB_STACK, addr);
         if (charged && !spend(c, 1)) return false;
         if ((child & KIND_MASK) == RT_CHILD_LEAF) {
+            if (!lr_set) {
+                rt_leaf_ray_init(p, k->cull, k->eps, k->any, &lr);
+                lr_set = true;
+            }
             if (!leaf(c, k, &lr, addr, best)) return false;
             if (best->hit) {
                 if (k->any) return true;
@@ -511,6 +523,7 @@ traverse_as(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hit *best, 
                 for (unsigned j = nhit; --j > 0;) {
                     unsigned ch = order[j];
                     st[sp++] = (stack_ent){w[ch / 4]->child[ch % 4], tn[ch], tf[ch]};
+                    prefetch_child(nc, bvh, w[ch / 4]->child[ch % 4]);
                 }
                 child = w[order[0] / 4]->child[order[0] % 4];
                 continue;
@@ -559,7 +572,10 @@ static bool trace_slot(job_ctx *c, const trav_cfg *k, uint64_t ray_addr, trav_hi
 {
     cache_fit(c->nc);
     rt_ray ray;
-    if (!fetched(c, rt_fetch_ray(&c->fetch, ray_addr, k->e, &ray))) return false;
+    if (k->rays && ray_addr >= k->rays_base && ray_addr < k->rays_end)
+        rt_ray_decode(k->rays + (ray_addr - k->rays_base), k->e, &ray);
+    else if (!fetched(c, rt_fetch_ray(&c->fetch, ray_addr, k->e, &ray)))
+        return false;
     rt_ray_pre p;
     rt_ray_prepare(&ray, &p);
     return traverse(c, k, &p, h);
@@ -976,6 +992,28 @@ static uint32_t split_run(split_job *sj, job_ctx *c, queue *rq, queue *hq, queue
     return j;
 }
 
+/* The whole ray array as one host pointer (k->rays), when rt_fetch_ray would read every
+ * slot in place (rt_fetch_run: aligned, plain memory, no cache model) and nothing the job
+ * writes can change it or what it maps to: every write of the job goes directly to plain
+ * memory (queue_direct) and none of it overlaps the rays. A ray is then read as
+ * rt_fetch_ray reads it, at the time it is traced, without a call per ray. */
+static void rays_in_place(const job_ctx *c, trav_cfg *k, const queue *rq, const queue *hq,
+                          const queue *mq)
+{
+    unsigned rsz = rt_ray_bytes(k->e);
+    k->rays = NULL;
+    if (!rq->desc_w || !hq->desc_w || !mq->desc_w || !hq->base_w || !mq->base_w) return;
+    uint64_t lo = rq->base, hi = rq->base + (uint64_t)rq->cap * rsz;
+    if (hi < lo || overlaps(lo, hi, rq->desc, rq->desc + 8) ||
+        overlaps(lo, hi, hq->desc, hq->desc + 8) || overlaps(lo, hi, mq->desc, mq->desc + 8) ||
+        overlaps(lo, hi, hq->base, hq->base + (uint64_t)hq->cap * RT_HIT_BYTES) ||
+        overlaps(lo, hi, mq->base, mq->base + (uint64_t)mq->cap * RT_MISS_BYTES))
+        return;
+    k->rays = rt_fetch_run(&c->fetch, lo, rsz / 8, hi - lo);
+    k->rays_base = lo;
+    k->rays_end = hi;
+}
+
 void rt_job_run(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m, rt_job_result *r)
 {
     rt_job_engine *e = rt_job_engine_new(1);
@@ -1043,6 +1081,7 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
     queue_direct(m, &rq, 0);
     queue_direct(m, &hq, RT_HIT_BYTES);
     queue_direct(m, &mq, RT_MISS_BYTES);
+    rays_in_place(&c, &cfg, &rq, &hq, &mq);
 
     int mode = rt_rne_enter();
     uint32_t n = (uint32_t)(((uint64_t)rq.tail + rq.cap - rq.head) % rq.cap);
