@@ -670,8 +670,8 @@ static void test_tri_index_wrap(void **st)
  * inaccessible ray buffer, a TriRange in a hole on the second ray (the first ray's
  * results stay), a hit queue whose entries lie in a hole (the store of the first hit
  * faults), a misaligned root node, a queue with CAP 0 (reported at its descriptor),
- * reserved opts bits, no engine. Memory faults, loads and stores alike, report INV_MISS
- * (Q-58). REQ: RT-089 RT-043 */
+ * a misaligned hit or miss queue base, reserved opts bits, no engine. Memory faults, loads and
+ * stores alike, report INV_MISS (Q-58). REQ: RT-089 RT-043 */
 static void test_faults(void **st)
 {
     (void)st;
@@ -736,6 +736,23 @@ static void test_faults(void **st)
     assert_int_equal(res.status, RT_JOB_BAD_QUEUE);
     assert_int_equal(res.fault_addr, QMISS);
 
+    /* a hit or a miss queue base that is not 4-byte aligned, the other one aligned: a job
+     * fault at that base before any ray is read (Q-61) */
+    for (unsigned k = 0; k < 2; k++) {
+        setup(8);
+        scene_two_levels();
+        ray32(0, 1, 2, 0, 1, 0, 100);
+        w(QRAY + 4, 4, 1);
+        queue(k ? QMISS : QHIT, 0, 0, 8, (k ? MISSES : HITS) + 2);
+        desc(&jd, 0);
+        F.ray_loads = 0;
+        rt_job_run(&jd, &s, &MEM, &res);
+        assert_int_equal(res.status, RT_JOB_MISALIGNED);
+        assert_int_equal(res.fault_addr, (k ? MISSES : HITS) + 2);
+        assert_int_equal(F.ray_loads, 0);
+        assert_int_equal(r(QRAY, 4), 0);
+    }
+
     setup(8);
     F.loads = 0;
     desc(&jd, 1u << 1); /* bit 1 is not defined */
@@ -754,6 +771,46 @@ static void test_faults(void **st)
     assert_int_equal(res.status, RT_JOB_MEM_FAULT);
     assert_int_equal(F.loads + F.stores, 0);
     assert_int_equal(res.rays, 0);
+}
+
+/* The work a job charges to a bounded run (errata P-300, docs/sim.md "Work units"): 1 per
+ * node or leaf entry the traversal visits or pops, 1 per triangle of each TriRange a ray
+ * reaches, before it is tested. The ray at (1, 2) of scene 1 visits the root, N1 and leaf
+ * B (1 triangle, the hit at t 3) and pops leaf A, which no longer overlaps [0, 3]: 5
+ * units. A budget of 4 units ends the job at that ray with RT_JOB_BUDGET. A work-charging
+ * rule (hardening), not an RT requirement. */
+static uint64_t charged_units, charge_limit;
+static bool f_charge(void *ctx, uint64_t units)
+{
+    (void)ctx;
+    charged_units += units;
+    return charged_units > charge_limit; /* true: the budget ran out */
+}
+static const rt_job_mem MEM_CHARGED = {&F, f_load, f_store, NULL, f_charge, NULL};
+static void test_job_charge(void **st)
+{
+    (void)st;
+    for (unsigned limited = 0; limited < 2; limited++) {
+        setup(8);
+        scene_two_levels();
+        ray32(0, 1, 2, 0, 1, 0, 100);
+        w(QRAY + 4, 4, 1);
+        rt_job_desc jd;
+        desc(&jd, 0);
+        charged_units = 0;
+        charge_limit = limited ? 4 : UINT64_MAX;
+        rt_job_result res = run_job(&jd, CAP_T_FP32, &MEM_CHARGED);
+        if (limited) {
+            assert_int_equal(res.status, RT_JOB_BUDGET);
+            assert_int_equal(res.rays, 0);
+            assert_int_equal(r(QRAY, 4), 0);
+            assert_int_equal(r(QHIT + 4, 4), 0);
+        } else {
+            assert_int_equal(res.status, RT_JOB_OK);
+            assert_int_equal(charged_units, 5);
+            check_hit(0, 0, 1, f32(3.0f), f32(0.5f), f32(0.25f));
+        }
+    }
 }
 
 /* REQ: RT-038. NODE8: the root is two tiles; the only child is child 4 (slot 0 of
@@ -1194,6 +1251,37 @@ static void test_split_matches_one_thread(void **st)
     }
 }
 
+/* A ray ring that wraps inside a block of a split job (Q-70: slots modulo CAP): 130 rays
+ * from HEAD 100 of a 131-slot ring, so ray 31 of the job, the last of its first block of
+ * 32, is in slot 0 and ray 32 in slot 1. Only slot 0's ray hits (B at t 3), on one thread
+ * and on two: one hit entry {ray 0}, 129 misses in ring order, HEAD = TAIL = 99.
+ * REQ: RT-043 RT-044 */
+static void test_split_ring_wrap(void **st)
+{
+    (void)st;
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        setup(8);
+        scene_two_levels();
+        for (uint32_t slot = 0; slot < BIG_N + 1; slot++)
+            big_ray(slot, slot == 0 ? 1.0f : 10.0f, slot == 0 ? 2.0f : 10.0f);
+        big_queues(BIG_N, BIG_HITS);
+        queue(QRAY, 100, 99, BIG_N + 1, BIG_RAYS);
+        rt_job_desc jd;
+        desc(&jd, 0);
+        cap_snap s;
+        snap(&s, CAP_T_FP32);
+        rt_job_result res = run_engine(&jd, &s, threads);
+        assert_int_equal(res.status, RT_JOB_OK);
+        assert_int_equal(res.hits, 1);
+        assert_int_equal(res.misses, BIG_N - 1);
+        assert_int_equal(r(BIG_HITS, 4), 0);
+        assert_int_equal(r(BIG_HITS + 8, 4), f32(3.0f));
+        for (uint32_t j = 0, nm = 0; j < BIG_N; j++)
+            if (j != 31) assert_int_equal(r(BIG_MISS + 4 * nm++, 4), (100 + j) % (BIG_N + 1));
+        assert_int_equal(r(QRAY, 4), 99);
+    }
+}
+
 /* A job is complete when rt_job_run_ex returns, on any number of host threads: the
  * engine's workers are back before it returns, and the next job on the same engine starts
  * from there (RT 9: completion of a submission is that of all its work). Three jobs of
@@ -1415,6 +1503,8 @@ int main(void)
         cmocka_unit_test(test_split_engine_rules),
         cmocka_unit_test(test_split_matches_one_thread),
         cmocka_unit_test(test_split_jobs_complete),
+        cmocka_unit_test(test_split_ring_wrap),
+        cmocka_unit_test(test_job_charge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
