@@ -1330,13 +1330,24 @@ static void test_split_jobs_complete(void **st)
     rt_job_engine_free(e);
 }
 
+/* Linked with -Wl,--wrap=malloc: every malloc of the engine comes here, and one whose size
+ * is in [fail_lo, fail_hi] fails. */
+void *__real_malloc(size_t n);
+void *__wrap_malloc(size_t n);
+static size_t fail_lo = SIZE_MAX, fail_hi = 0;
+void *__wrap_malloc(size_t n)
+{
+    return n >= fail_lo && n <= fail_hi ? NULL : __real_malloc(n);
+}
+
 /* A split job whose ray count outgrows the engine's block ring (64 blocks of 32 rays at
  * first) makes the engine grow the ring; every byte comes back when the engine is freed:
  * after warm-up rounds (one-time state of the C library's threads), 8 more rounds of
  * engine, job of 4000 rays (125 blocks), free leave the heap as they found them. Every
  * lane is masked off (lanes_off all ones), so no ray record is read and no entry written:
- * the ray slots may lie outside memory, and only HEAD moves. */
-static void ring_round(void)
+ * the ray slots may lie outside memory, and only HEAD moves. One round: during the job
+ * (not while the engine is made) a malloc of a size in [lo, hi] fails. */
+static void ring_round(size_t lo, size_t hi)
 {
     setup(8);
     queue(QRAY, 0, 4000, 4001, 0x100000u);
@@ -1345,23 +1356,40 @@ static void ring_round(void)
     jd.lanes_off = ~UINT64_C(0);
     cap_snap s;
     snap(&s, CAP_T_FP32);
-    rt_job_result res = run_engine(&jd, &s, 2);
+    rt_job_engine *e = rt_job_engine_new(2);
+    assert_non_null(e);
+    assert_int_equal(rt_job_engine_threads(e), 2);
+    rt_job_result res;
+    fail_lo = lo;
+    fail_hi = hi;
+    rt_job_run_ex(&jd, &s, &MEM_MAPPED, e, &res);
+    fail_lo = SIZE_MAX;
+    fail_hi = 0;
+    rt_job_engine_free(e);
     assert_int_equal(res.status, RT_JOB_OK);
     assert_int_equal(res.rays, 4000);
     assert_int_equal(res.hits + res.misses, 0);
     assert_int_equal(r(QRAY, 4), 4000);
 }
 
+/* The same rounds when the larger ring cannot be allocated: its result array (125 blocks
+ * of 32 results, far above 64 KiB) or its 125 ready words (1000 bytes) fail (the job
+ * allocates nothing else); the engine keeps its ring of 64 blocks, the job completes on
+ * it, and the part that was allocated is given back. */
 static void test_split_ring_frees(void **st)
 {
     (void)st;
-    for (int k = 0; k < 4; k++)
-        ring_round();
-    size_t before = heap_in_use();
-    for (int k = 0; k < 8; k++)
-        ring_round();
-    if (heap_in_use() != before)
-        fail_msg("%zu bytes in use before, %zu after 8 rounds", before, heap_in_use());
+    static const size_t fail[3][2] = {{SIZE_MAX, 0}, {65536, SIZE_MAX}, {1000, 1000}};
+    for (unsigned f = 0; f < 3; f++) {
+        for (int k = 0; k < 4; k++)
+            ring_round(fail[f][0], fail[f][1]);
+        size_t before = heap_in_use();
+        for (int k = 0; k < 8; k++)
+            ring_round(fail[f][0], fail[f][1]);
+        if (heap_in_use() != before)
+            fail_msg("case %u: %zu bytes in use before, %zu after 8 rounds", f, before,
+                     heap_in_use());
+    }
 }
 
 /* The engine's node and leaf caches (docs/rt.md "Offload engine"): within a job, a ray
