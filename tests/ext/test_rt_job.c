@@ -1434,6 +1434,106 @@ static void test_engine_caches(void **st)
     }
 }
 
+/* ---- a chain of node tiles larger than the engine's first node cache ----
+ * CHAIN_N nodes at CHAIN_BASE, node k's only child (box [0,4]^3) is node k + 1, the last
+ * node's a leaf with no triangle; then the queues and CHAIN_RAYS identical rays from
+ * (1, 1, -1) along +z, which visit every node and miss. A memory of its own (the scene
+ * is 384 KiB); its map counts the node tiles each ray reads (ray k's reads follow the
+ * read of its record). */
+#define CHAIN_BASE 0x1000000u
+#define CHAIN_N    6144u
+#define CHAIN_RAYS 8u
+#define CHAIN_TR   (CHAIN_BASE + 64u * CHAIN_N)
+#define CHAIN_QRAY (CHAIN_TR + 0x100u)
+#define CHAIN_QHIT (CHAIN_TR + 0x120u)
+#define CHAIN_QMIS (CHAIN_TR + 0x140u)
+#define CHAIN_RAY0 (CHAIN_TR + 0x200u)
+#define CHAIN_MISS (CHAIN_TR + 0x400u)
+#define CHAIN_HITS (CHAIN_TR + 0x500u)
+#define CHAIN_END  (CHAIN_TR + 0x1000u)
+static struct {
+    uint8_t ram[CHAIN_END - CHAIN_BASE];
+    unsigned ray, node_reads[CHAIN_RAYS];
+} C;
+
+static const uint8_t *chain_map(void *ctx, uint64_t a, unsigned n)
+{
+    (void)ctx;
+    if (a < CHAIN_BASE || a + n > CHAIN_END) return NULL;
+    if (a >= CHAIN_RAY0 && a < CHAIN_RAY0 + 32u * CHAIN_RAYS)
+        C.ray = (unsigned)(a - CHAIN_RAY0) / 32;
+    if (a < CHAIN_TR) C.node_reads[C.ray]++;
+    return &C.ram[a - CHAIN_BASE];
+}
+static bool chain_load(void *ctx, uint64_t a, unsigned n, uint64_t *v)
+{
+    const uint8_t *p = chain_map(ctx, a, n);
+    if (!p) return false;
+    *v = 0;
+    for (unsigned i = 0; i < n; i++)
+        *v |= (uint64_t)p[i] << (8 * i);
+    return true;
+}
+static bool chain_store(void *ctx, uint64_t a, unsigned n, uint64_t v)
+{
+    (void)ctx;
+    if (a < CHAIN_BASE || a + n > CHAIN_END) return false;
+    for (unsigned i = 0; i < n; i++)
+        C.ram[a - CHAIN_BASE + i] = (uint8_t)(v >> (8 * i));
+    return true;
+}
+static void cw(uint64_t a, unsigned n, uint64_t v)
+{
+    assert_true(chain_store(NULL, a, n, v));
+}
+
+/* The node cache grows to hold a BVH larger than it (docs/rt.md "Offload engine", errata
+ * P-341): rays through the chain read no more node tiles than the ray before them, none at
+ * all from some ray on, and the first ray reads each tile once. A cache that did not grow
+ * would read thousands of tiles per ray; one that lost or misplaced its entries when it
+ * grew would read more tiles after the growth than before it. */
+static void test_cache_grows(void **st)
+{
+    (void)st;
+    memset(&C, 0, sizeof C);
+    for (uint32_t k = 0; k < CHAIN_N; k++) {
+        uint64_t a = CHAIN_BASE + 64u * k;
+        cw(a + 6, 2, 0x4400); /* child 0: lo (0, 0, 0), hi (4, 4, 4) */
+        cw(a + 8, 2, 0x4400);
+        cw(a + 10, 2, 0x4400);
+        cw(a + 48, 3, 4u * (k + 1)); /* node k + 1 or the TriRange, 16-byte units */
+        cw(a + 60, 4, k + 1 < CHAIN_N ? 1 : 2);
+    }
+    cw(CHAIN_TR + 8, 8, CHAIN_BASE); /* TriRange {first 0, count 0} */
+    for (unsigned i = 0; i < CHAIN_RAYS; i++) {
+        const float v[8] = {1, 1, -1, 0, 0, 1, 0, 100};
+        for (unsigned k = 0; k < 8; k++)
+            cw(CHAIN_RAY0 + 32 * i + 4 * k, 4, f32(v[k]));
+    }
+    cw(CHAIN_QRAY + 4, 4, CHAIN_RAYS); /* HEAD 0, TAIL 8, CAP 16 */
+    cw(CHAIN_QRAY + 8, 4, 16);
+    cw(CHAIN_QRAY + 16, 8, CHAIN_RAY0);
+    cw(CHAIN_QHIT + 8, 4, 16);
+    cw(CHAIN_QHIT + 16, 8, CHAIN_HITS);
+    cw(CHAIN_QMIS + 8, 4, 16);
+    cw(CHAIN_QMIS + 16, 8, CHAIN_MISS);
+    rt_job_desc jd;
+    memset(&jd, 0, sizeof jd);
+    jd.bvh_base = CHAIN_BASE;
+    jd.rayq = CHAIN_QRAY;
+    jd.hitq = CHAIN_QHIT;
+    jd.missq = CHAIN_QMIS;
+    const rt_job_mem m = {NULL, chain_load, chain_store, chain_map, NULL, NULL};
+    rt_job_result res = run_ok(&jd, CAP_T_FP32, &m);
+    assert_int_equal(res.misses, CHAIN_RAYS);
+    assert_int_equal(C.node_reads[0], CHAIN_N);
+    for (unsigned i = 1; i < CHAIN_RAYS; i++)
+        if (C.node_reads[i] > C.node_reads[i - 1])
+            fail_msg("ray %u read %u node tiles, ray %u %u", i, C.node_reads[i], i - 1,
+                     C.node_reads[i - 1]);
+    assert_int_equal(C.node_reads[CHAIN_RAYS - 1], 0);
+}
+
 /* Two hits at the same t with the same index (errata P-343): two leaves whose TriRanges
  * both name triangle 0, at different bases, hit at t 5. The closest-hit rule (ties to the
  * lower index) does not separate them; the first found in traversal order is kept. The
@@ -1531,6 +1631,7 @@ int main(void)
         cmocka_unit_test(test_split_engine_rules),
         cmocka_unit_test(test_split_matches_one_thread),
         cmocka_unit_test(test_split_jobs_complete),
+        cmocka_unit_test(test_cache_grows),
         cmocka_unit_test(test_split_ring_wrap),
         cmocka_unit_test(test_job_charge),
     };
