@@ -12,11 +12,14 @@
  *     clockwise (a back face, Q-74).
  *   prim 1 "B": v0 (0,0,3) v1 (0,4,3) v2 (4,0,3): point (4v, 4u, 3), so u = y/4, v = x/4.
  *     Normal (0,0,-16): counter-clockwise seen from below (a front face). */
+#include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -1251,6 +1254,64 @@ static void test_split_matches_one_thread(void **st)
     }
 }
 
+/* Both threads of a 2-thread engine trace rays of a job that can be split (rt_job.c "split
+ * jobs": at least 4 blocks of 32 rays, mapped memory, ray slots apart from what the job
+ * writes), the calling thread included: it traces a later block while the one it is to
+ * append next is traced elsewhere. The map of this memory holds each thread at its first
+ * ray record until the other thread has read one too (at most 10 s); a job traced by one
+ * thread alone keeps it waiting the whole time. 130 rays that miss. */
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    pthread_t caller;
+    bool caller_read, other_read, waited_out;
+} P = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+
+static const uint8_t *pair_map(void *ctx, uint64_t a, unsigned n)
+{
+    if (a >= BIG_RAYS && a < BIG_RAYS + 32u * BIG_N) {
+        pthread_mutex_lock(&P.mu);
+        bool caller = pthread_equal(pthread_self(), P.caller);
+        *(caller ? &P.caller_read : &P.other_read) = true;
+        pthread_cond_broadcast(&P.cv);
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 10;
+        while (!(caller ? P.other_read : P.caller_read) && !P.waited_out)
+            if (pthread_cond_timedwait(&P.cv, &P.mu, &until) == ETIMEDOUT) P.waited_out = true;
+        pthread_mutex_unlock(&P.mu);
+    }
+    return f_map(ctx, a, n);
+}
+
+static void test_split_both_threads_trace(void **st)
+{
+    (void)st;
+    setup(8);
+    scene_two_levels();
+    for (uint32_t i = 0; i < BIG_N; i++)
+        big_ray(i, 10.0f, 10.0f);
+    big_queues(BIG_N, BIG_HITS);
+    rt_job_desc jd;
+    desc(&jd, 0);
+    cap_snap s;
+    snap(&s, CAP_T_FP32);
+    rt_job_engine *e = rt_job_engine_new(2);
+    assert_non_null(e);
+    assert_int_equal(rt_job_engine_threads(e), 2);
+    P.caller = pthread_self();
+    P.caller_read = P.other_read = P.waited_out = false;
+    const rt_job_mem m = {&F, f_load, f_store, pair_map, NULL, NULL};
+    rt_job_result res;
+    rt_job_run_ex(&jd, &s, &m, e, &res);
+    rt_job_engine_free(e);
+    assert_int_equal(res.status, RT_JOB_OK);
+    assert_int_equal(res.misses, BIG_N);
+    assert_true(P.caller_read);
+    assert_true(P.other_read);
+    assert_false(P.waited_out);
+}
+
 /* A ray ring that wraps inside a block of a split job (Q-70: slots modulo CAP): 130 rays
  * from HEAD 100 of a 131-slot ring, so ray 31 of the job, the last of its first block of
  * 32, is in slot 0 and ray 32 in slot 1. Only slot 0's ray hits (B at t 3), on one thread
@@ -1631,6 +1692,7 @@ int main(void)
         cmocka_unit_test(test_split_engine_rules),
         cmocka_unit_test(test_split_matches_one_thread),
         cmocka_unit_test(test_split_jobs_complete),
+        cmocka_unit_test(test_split_both_threads_trace),
         cmocka_unit_test(test_cache_grows),
         cmocka_unit_test(test_split_ring_wrap),
         cmocka_unit_test(test_job_charge),
