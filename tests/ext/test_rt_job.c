@@ -12,11 +12,14 @@
  *     clockwise (a back face, Q-74).
  *   prim 1 "B": v0 (0,0,3) v1 (0,4,3) v2 (4,0,3): point (4v, 4u, 3), so u = y/4, v = x/4.
  *     Normal (0,0,-16): counter-clockwise seen from below (a front face). */
+#include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -670,8 +673,8 @@ static void test_tri_index_wrap(void **st)
  * inaccessible ray buffer, a TriRange in a hole on the second ray (the first ray's
  * results stay), a hit queue whose entries lie in a hole (the store of the first hit
  * faults), a misaligned root node, a queue with CAP 0 (reported at its descriptor),
- * reserved opts bits, no engine. Memory faults, loads and stores alike, report INV_MISS
- * (Q-58). REQ: RT-089 RT-043 */
+ * a misaligned hit or miss queue base, reserved opts bits, no engine. Memory faults, loads and
+ * stores alike, report INV_MISS (Q-58). REQ: RT-089 RT-043 */
 static void test_faults(void **st)
 {
     (void)st;
@@ -736,6 +739,23 @@ static void test_faults(void **st)
     assert_int_equal(res.status, RT_JOB_BAD_QUEUE);
     assert_int_equal(res.fault_addr, QMISS);
 
+    /* a hit or a miss queue base that is not 4-byte aligned, the other one aligned: a job
+     * fault at that base before any ray is read (Q-61) */
+    for (unsigned k = 0; k < 2; k++) {
+        setup(8);
+        scene_two_levels();
+        ray32(0, 1, 2, 0, 1, 0, 100);
+        w(QRAY + 4, 4, 1);
+        queue(k ? QMISS : QHIT, 0, 0, 8, (k ? MISSES : HITS) + 2);
+        desc(&jd, 0);
+        F.ray_loads = 0;
+        rt_job_run(&jd, &s, &MEM, &res);
+        assert_int_equal(res.status, RT_JOB_MISALIGNED);
+        assert_int_equal(res.fault_addr, (k ? MISSES : HITS) + 2);
+        assert_int_equal(F.ray_loads, 0);
+        assert_int_equal(r(QRAY, 4), 0);
+    }
+
     setup(8);
     F.loads = 0;
     desc(&jd, 1u << 1); /* bit 1 is not defined (Q-81) */
@@ -754,6 +774,46 @@ static void test_faults(void **st)
     assert_int_equal(res.status, RT_JOB_MEM_FAULT);
     assert_int_equal(F.loads + F.stores, 0);
     assert_int_equal(res.rays, 0);
+}
+
+/* The work a job charges to a bounded run (errata P-300, docs/sim.md "Work units"): 1 per
+ * node or leaf entry the traversal visits or pops, 1 per triangle of each TriRange a ray
+ * reaches, before it is tested. The ray at (1, 2) of scene 1 visits the root, N1 and leaf
+ * B (1 triangle, the hit at t 3) and pops leaf A, which no longer overlaps [0, 3]: 5
+ * units. A budget of 4 units ends the job at that ray with RT_JOB_BUDGET. A work-charging
+ * rule (hardening), not an RT requirement. */
+static uint64_t charged_units, charge_limit;
+static bool f_charge(void *ctx, uint64_t units)
+{
+    (void)ctx;
+    charged_units += units;
+    return charged_units > charge_limit; /* true: the budget ran out */
+}
+static const rt_job_mem MEM_CHARGED = {&F, f_load, f_store, NULL, f_charge, NULL};
+static void test_job_charge(void **st)
+{
+    (void)st;
+    for (unsigned limited = 0; limited < 2; limited++) {
+        setup(8);
+        scene_two_levels();
+        ray32(0, 1, 2, 0, 1, 0, 100);
+        w(QRAY + 4, 4, 1);
+        rt_job_desc jd;
+        desc(&jd, 0);
+        charged_units = 0;
+        charge_limit = limited ? 4 : UINT64_MAX;
+        rt_job_result res = run_job(&jd, CAP_T_FP32, &MEM_CHARGED);
+        if (limited) {
+            assert_int_equal(res.status, RT_JOB_BUDGET);
+            assert_int_equal(res.rays, 0);
+            assert_int_equal(r(QRAY, 4), 0);
+            assert_int_equal(r(QHIT + 4, 4), 0);
+        } else {
+            assert_int_equal(res.status, RT_JOB_OK);
+            assert_int_equal(charged_units, 5);
+            check_hit(0, 0, 1, f32(3.0f), f32(0.5f), f32(0.25f));
+        }
+    }
 }
 
 /* REQ: RT-038. NODE8: the root is two tiles; the only child is child 4 (slot 0 of
@@ -786,20 +846,24 @@ static void test_node8(void **st)
 }
 
 /* Errata Q-74. The tolerance code widens the accepted range (Q-74): tmax 2.75 misses
- * B at t 3 without tolerance; code 1 (2^-1 = 0.5) accepts it (boxes use the same range). */
+ * B at t 3 without tolerance; code 1 (2^-1 = 0.5) accepts it (boxes use the same range).
+ * Through plain loads and through the map (the leaf's triangles tested in place, four at
+ * a time where the host has AVX). */
 static void test_eps(void **st)
 {
     (void)st;
-    for (unsigned e = 0; e < 2; e++) {
-        setup(8);
-        scene_two_levels();
-        ray32(0, 1, 2, 0, 1, 0, 2.75f);
-        w(QRAY + 4, 4, 1);
-        rt_job_desc jd;
-        desc(&jd, 0);
-        jd.eps_code = e;
-        rt_job_result res = run_ok(&jd, CAP_T_FP32, &MEM);
-        assert_int_equal(res.hits, e);
+    for (unsigned mapped = 0; mapped < 2; mapped++) {
+        for (unsigned e = 0; e < 2; e++) {
+            setup(8);
+            scene_two_levels();
+            ray32(0, 1, 2, 0, 1, 0, 2.75f);
+            w(QRAY + 4, 4, 1);
+            rt_job_desc jd;
+            desc(&jd, 0);
+            jd.eps_code = e;
+            rt_job_result res = run_ok(&jd, CAP_T_FP32, mapped ? &MEM_MAPPED : &MEM);
+            assert_int_equal(res.hits, e);
+        }
     }
 }
 
@@ -1194,6 +1258,95 @@ static void test_split_matches_one_thread(void **st)
     }
 }
 
+/* Both threads of a 2-thread engine trace rays of a job that can be split (rt_job.c "split
+ * jobs": at least 4 blocks of 32 rays, mapped memory, ray slots apart from what the job
+ * writes), the calling thread included: it traces a later block while the one it is to
+ * append next is traced elsewhere. The map of this memory holds each thread at its first
+ * ray record until the other thread has read one too (at most 10 s); a job traced by one
+ * thread alone keeps it waiting the whole time. 130 rays that miss. */
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    pthread_t caller;
+    bool caller_read, other_read, waited_out;
+} P = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+
+static const uint8_t *pair_map(void *ctx, uint64_t a, unsigned n)
+{
+    if (a >= BIG_RAYS && a < BIG_RAYS + 32u * BIG_N) {
+        pthread_mutex_lock(&P.mu);
+        bool caller = pthread_equal(pthread_self(), P.caller);
+        *(caller ? &P.caller_read : &P.other_read) = true;
+        pthread_cond_broadcast(&P.cv);
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 10;
+        while (!(caller ? P.other_read : P.caller_read) && !P.waited_out)
+            if (pthread_cond_timedwait(&P.cv, &P.mu, &until) == ETIMEDOUT) P.waited_out = true;
+        pthread_mutex_unlock(&P.mu);
+    }
+    return f_map(ctx, a, n);
+}
+
+static void test_split_both_threads_trace(void **st)
+{
+    (void)st;
+    setup(8);
+    scene_two_levels();
+    for (uint32_t i = 0; i < BIG_N; i++)
+        big_ray(i, 10.0f, 10.0f);
+    big_queues(BIG_N, BIG_HITS);
+    rt_job_desc jd;
+    desc(&jd, 0);
+    cap_snap s;
+    snap(&s, CAP_T_FP32);
+    rt_job_engine *e = rt_job_engine_new(2);
+    assert_non_null(e);
+    assert_int_equal(rt_job_engine_threads(e), 2);
+    P.caller = pthread_self();
+    P.caller_read = P.other_read = P.waited_out = false;
+    const rt_job_mem m = {&F, f_load, f_store, pair_map, NULL, NULL};
+    rt_job_result res;
+    rt_job_run_ex(&jd, &s, &m, e, &res);
+    rt_job_engine_free(e);
+    assert_int_equal(res.status, RT_JOB_OK);
+    assert_int_equal(res.misses, BIG_N);
+    assert_true(P.caller_read);
+    assert_true(P.other_read);
+    assert_false(P.waited_out);
+}
+
+/* A ray ring that wraps inside a block of a split job (Q-70: slots modulo CAP): 130 rays
+ * from HEAD 100 of a 131-slot ring, so ray 31 of the job, the last of its first block of
+ * 32, is in slot 0 and ray 32 in slot 1. Only slot 0's ray hits (B at t 3), on one thread
+ * and on two: one hit entry {ray 0}, 129 misses in ring order, HEAD = TAIL = 99.
+ * REQ: RT-043 RT-044 */
+static void test_split_ring_wrap(void **st)
+{
+    (void)st;
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        setup(8);
+        scene_two_levels();
+        for (uint32_t slot = 0; slot < BIG_N + 1; slot++)
+            big_ray(slot, slot == 0 ? 1.0f : 10.0f, slot == 0 ? 2.0f : 10.0f);
+        big_queues(BIG_N, BIG_HITS);
+        queue(QRAY, 100, 99, BIG_N + 1, BIG_RAYS);
+        rt_job_desc jd;
+        desc(&jd, 0);
+        cap_snap s;
+        snap(&s, CAP_T_FP32);
+        rt_job_result res = run_engine(&jd, &s, threads);
+        assert_int_equal(res.status, RT_JOB_OK);
+        assert_int_equal(res.hits, 1);
+        assert_int_equal(res.misses, BIG_N - 1);
+        assert_int_equal(r(BIG_HITS, 4), 0);
+        assert_int_equal(r(BIG_HITS + 8, 4), f32(3.0f));
+        for (uint32_t j = 0, nm = 0; j < BIG_N; j++)
+            if (j != 31) assert_int_equal(r(BIG_MISS + 4 * nm++, 4), (100 + j) % (BIG_N + 1));
+        assert_int_equal(r(QRAY, 4), 99);
+    }
+}
+
 /* A job is complete when rt_job_run_ex returns, on any number of host threads: the
  * engine's workers are back before it returns, and the next job on the same engine starts
  * from there (RT 9: completion of a submission is that of all its work). Three jobs of
@@ -1242,13 +1395,24 @@ static void test_split_jobs_complete(void **st)
     rt_job_engine_free(e);
 }
 
+/* Linked with -Wl,--wrap=malloc: every malloc of the engine comes here, and one whose size
+ * is in [fail_lo, fail_hi] fails. */
+void *__real_malloc(size_t n);
+void *__wrap_malloc(size_t n);
+static size_t fail_lo = SIZE_MAX, fail_hi = 0;
+void *__wrap_malloc(size_t n)
+{
+    return n >= fail_lo && n <= fail_hi ? NULL : __real_malloc(n);
+}
+
 /* A split job whose ray count outgrows the engine's block ring (64 blocks of 32 rays at
  * first) makes the engine grow the ring; every byte comes back when the engine is freed:
  * after warm-up rounds (one-time state of the C library's threads), 8 more rounds of
  * engine, job of 4000 rays (125 blocks), free leave the heap as they found them. Every
  * lane is masked off (lanes_off all ones), so no ray record is read and no entry written:
- * the ray slots may lie outside memory, and only HEAD moves. */
-static void ring_round(void)
+ * the ray slots may lie outside memory, and only HEAD moves. One round: during the job
+ * (not while the engine is made) a malloc of a size in [lo, hi] fails. */
+static void ring_round(size_t lo, size_t hi)
 {
     setup(8);
     queue(QRAY, 0, 4000, 4001, 0x100000u);
@@ -1257,23 +1421,40 @@ static void ring_round(void)
     jd.lanes_off = ~UINT64_C(0);
     cap_snap s;
     snap(&s, CAP_T_FP32);
-    rt_job_result res = run_engine(&jd, &s, 2);
+    rt_job_engine *e = rt_job_engine_new(2);
+    assert_non_null(e);
+    assert_int_equal(rt_job_engine_threads(e), 2);
+    rt_job_result res;
+    fail_lo = lo;
+    fail_hi = hi;
+    rt_job_run_ex(&jd, &s, &MEM_MAPPED, e, &res);
+    fail_lo = SIZE_MAX;
+    fail_hi = 0;
+    rt_job_engine_free(e);
     assert_int_equal(res.status, RT_JOB_OK);
     assert_int_equal(res.rays, 4000);
     assert_int_equal(res.hits + res.misses, 0);
     assert_int_equal(r(QRAY, 4), 4000);
 }
 
+/* The same rounds when the larger ring cannot be allocated: its result array (125 blocks
+ * of 32 results, far above 64 KiB) or its 125 ready words (1000 bytes) fail (the job
+ * allocates nothing else); the engine keeps its ring of 64 blocks, the job completes on
+ * it, and the part that was allocated is given back. */
 static void test_split_ring_frees(void **st)
 {
     (void)st;
-    for (int k = 0; k < 4; k++)
-        ring_round();
-    size_t before = heap_in_use();
-    for (int k = 0; k < 8; k++)
-        ring_round();
-    if (heap_in_use() != before)
-        fail_msg("%zu bytes in use before, %zu after 8 rounds", before, heap_in_use());
+    static const size_t fail[3][2] = {{SIZE_MAX, 0}, {65536, SIZE_MAX}, {1000, 1000}};
+    for (unsigned f = 0; f < 3; f++) {
+        for (int k = 0; k < 4; k++)
+            ring_round(fail[f][0], fail[f][1]);
+        size_t before = heap_in_use();
+        for (int k = 0; k < 8; k++)
+            ring_round(fail[f][0], fail[f][1]);
+        if (heap_in_use() != before)
+            fail_msg("case %u: %zu bytes in use before, %zu after 8 rounds", f, before,
+                     heap_in_use());
+    }
 }
 
 /* The engine's node and leaf caches (docs/rt.md "Offload engine"): within a job, a ray
@@ -1316,6 +1497,106 @@ static void test_engine_caches(void **st)
         assert_true(reads[1] >= (n8 ? 4u : 7u));
         assert_int_equal(reads[2] - reads[1], 1);
     }
+}
+
+/* ---- a chain of node tiles larger than the engine's first node cache ----
+ * CHAIN_N nodes at CHAIN_BASE, node k's only child (box [0,4]^3) is node k + 1, the last
+ * node's a leaf with no triangle; then the queues and CHAIN_RAYS identical rays from
+ * (1, 1, -1) along +z, which visit every node and miss. A memory of its own (the scene
+ * is 384 KiB); its map counts the node tiles each ray reads (ray k's reads follow the
+ * read of its record). */
+#define CHAIN_BASE 0x1000000u
+#define CHAIN_N    6144u
+#define CHAIN_RAYS 8u
+#define CHAIN_TR   (CHAIN_BASE + 64u * CHAIN_N)
+#define CHAIN_QRAY (CHAIN_TR + 0x100u)
+#define CHAIN_QHIT (CHAIN_TR + 0x120u)
+#define CHAIN_QMIS (CHAIN_TR + 0x140u)
+#define CHAIN_RAY0 (CHAIN_TR + 0x200u)
+#define CHAIN_MISS (CHAIN_TR + 0x400u)
+#define CHAIN_HITS (CHAIN_TR + 0x500u)
+#define CHAIN_END  (CHAIN_TR + 0x1000u)
+static struct {
+    uint8_t ram[CHAIN_END - CHAIN_BASE];
+    unsigned ray, node_reads[CHAIN_RAYS];
+} C;
+
+static const uint8_t *chain_map(void *ctx, uint64_t a, unsigned n)
+{
+    (void)ctx;
+    if (a < CHAIN_BASE || a + n > CHAIN_END) return NULL;
+    if (a >= CHAIN_RAY0 && a < CHAIN_RAY0 + 32u * CHAIN_RAYS)
+        C.ray = (unsigned)(a - CHAIN_RAY0) / 32;
+    if (a < CHAIN_TR) C.node_reads[C.ray]++;
+    return &C.ram[a - CHAIN_BASE];
+}
+static bool chain_load(void *ctx, uint64_t a, unsigned n, uint64_t *v)
+{
+    const uint8_t *p = chain_map(ctx, a, n);
+    if (!p) return false;
+    *v = 0;
+    for (unsigned i = 0; i < n; i++)
+        *v |= (uint64_t)p[i] << (8 * i);
+    return true;
+}
+static bool chain_store(void *ctx, uint64_t a, unsigned n, uint64_t v)
+{
+    (void)ctx;
+    if (a < CHAIN_BASE || a + n > CHAIN_END) return false;
+    for (unsigned i = 0; i < n; i++)
+        C.ram[a - CHAIN_BASE + i] = (uint8_t)(v >> (8 * i));
+    return true;
+}
+static void cw(uint64_t a, unsigned n, uint64_t v)
+{
+    assert_true(chain_store(NULL, a, n, v));
+}
+
+/* The node cache grows to hold a BVH larger than it (docs/rt.md "Offload engine", errata
+ * P-341): rays through the chain read no more node tiles than the ray before them, none at
+ * all from some ray on, and the first ray reads each tile once. A cache that did not grow
+ * would read thousands of tiles per ray; one that lost or misplaced its entries when it
+ * grew would read more tiles after the growth than before it. */
+static void test_cache_grows(void **st)
+{
+    (void)st;
+    memset(&C, 0, sizeof C);
+    for (uint32_t k = 0; k < CHAIN_N; k++) {
+        uint64_t a = CHAIN_BASE + 64u * k;
+        cw(a + 6, 2, 0x4400); /* child 0: lo (0, 0, 0), hi (4, 4, 4) */
+        cw(a + 8, 2, 0x4400);
+        cw(a + 10, 2, 0x4400);
+        cw(a + 48, 3, 4u * (k + 1)); /* node k + 1 or the TriRange, 16-byte units */
+        cw(a + 60, 4, k + 1 < CHAIN_N ? 1 : 2);
+    }
+    cw(CHAIN_TR + 8, 8, CHAIN_BASE); /* TriRange {first 0, count 0} */
+    for (unsigned i = 0; i < CHAIN_RAYS; i++) {
+        const float v[8] = {1, 1, -1, 0, 0, 1, 0, 100};
+        for (unsigned k = 0; k < 8; k++)
+            cw(CHAIN_RAY0 + 32 * i + 4 * k, 4, f32(v[k]));
+    }
+    cw(CHAIN_QRAY + 4, 4, CHAIN_RAYS); /* HEAD 0, TAIL 8, CAP 16 */
+    cw(CHAIN_QRAY + 8, 4, 16);
+    cw(CHAIN_QRAY + 16, 8, CHAIN_RAY0);
+    cw(CHAIN_QHIT + 8, 4, 16);
+    cw(CHAIN_QHIT + 16, 8, CHAIN_HITS);
+    cw(CHAIN_QMIS + 8, 4, 16);
+    cw(CHAIN_QMIS + 16, 8, CHAIN_MISS);
+    rt_job_desc jd;
+    memset(&jd, 0, sizeof jd);
+    jd.bvh_base = CHAIN_BASE;
+    jd.rayq = CHAIN_QRAY;
+    jd.hitq = CHAIN_QHIT;
+    jd.missq = CHAIN_QMIS;
+    const rt_job_mem m = {NULL, chain_load, chain_store, chain_map, NULL, NULL};
+    rt_job_result res = run_ok(&jd, CAP_T_FP32, &m);
+    assert_int_equal(res.misses, CHAIN_RAYS);
+    assert_int_equal(C.node_reads[0], CHAIN_N);
+    for (unsigned i = 1; i < CHAIN_RAYS; i++)
+        if (C.node_reads[i] > C.node_reads[i - 1])
+            fail_msg("ray %u read %u node tiles, ray %u %u", i, C.node_reads[i], i - 1,
+                     C.node_reads[i - 1]);
+    assert_int_equal(C.node_reads[CHAIN_RAYS - 1], 0);
 }
 
 /* Two hits at the same t with the same index (errata P-343): two leaves whose TriRanges
@@ -1415,6 +1696,10 @@ int main(void)
         cmocka_unit_test(test_split_engine_rules),
         cmocka_unit_test(test_split_matches_one_thread),
         cmocka_unit_test(test_split_jobs_complete),
+        cmocka_unit_test(test_split_both_threads_trace),
+        cmocka_unit_test(test_cache_grows),
+        cmocka_unit_test(test_split_ring_wrap),
+        cmocka_unit_test(test_job_charge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1688,6 +1688,14 @@ static void test_node_encode(void **state)
     m = n;
     m.kind[2] = 4;
     assert_false(rt_node4_encode(&m, b));
+    /* the largest index and kind fit: child 1's index bytes 51-53 FF FF FF, kind 3 at
+     * bits 5:4 of byte 60 */
+    m = n;
+    m.index[1] = 0xFFFFFF;
+    m.kind[2] = 3;
+    assert_true(rt_node4_encode(&m, b));
+    assert_true(b[51] == 0xFF && b[52] == 0xFF && b[53] == 0xFF);
+    assert_int_equal(b[60], 3u << 4);
 }
 
 /* ---- rt.bbox over children ------------------------------------------------------------ */
