@@ -23,27 +23,32 @@ static void test_generation_wrap(void **st)
     assert_true(cache_init(&nc, CACHE_MIN_BITS));
     assert_int_equal(nc.gen, 1);
     nc.gen = UINT32_MAX;
-    nc.tag[0] = (cache_tag){0x1000, UINT32_MAX};
-    nc.tag[nc.mask] = (cache_tag){0x2000, 5};
-    nc.ltag[0] = (cache_tag){0x3000, UINT32_MAX};
-    nc.ltag[nc.lmask] = (cache_tag){0x4000, 9};
+    nc.node[0].cache_addr = 0x1000;
+    nc.node[0].cache_gen = UINT32_MAX;
+    nc.node[nc.mask].cache_addr = 0x2000;
+    nc.node[nc.mask].cache_gen = 5;
+    nc.leaf[0].addr = 0x3000;
+    nc.leaf[0].gen = UINT32_MAX;
+    nc.leaf[nc.lmask].addr = 0x4000;
+    nc.leaf[nc.lmask].gen = 9;
     nc.lo = 0x1000;
     nc.hi = 0x2040;
     nc.evict = 3;
     cache_new_gen(&nc);
     assert_int_equal(nc.gen, 1);
     for (uint64_t i = 0; i <= nc.mask; i++)
-        assert_int_equal(nc.tag[i].gen, 0);
+        assert_int_equal(nc.node[i].cache_gen, 0);
     for (uint64_t i = 0; i <= nc.lmask; i++)
-        assert_int_equal(nc.ltag[i].gen, 0);
+        assert_int_equal(nc.leaf[i].gen, 0);
     assert_int_equal(nc.lo, UINT64_MAX);
     assert_int_equal(nc.hi, 0);
     assert_int_equal(nc.evict, 0);
     /* an ordinary new generation only counts up */
-    nc.tag[1] = (cache_tag){0x1040, 1};
+    nc.node[1].cache_addr = 0x1040;
+    nc.node[1].cache_gen = 1;
     cache_new_gen(&nc);
     assert_int_equal(nc.gen, 2);
-    assert_int_equal(nc.tag[1].gen, 1);
+    assert_int_equal(nc.node[1].cache_gen, 1);
     cache_free(&nc);
 }
 
