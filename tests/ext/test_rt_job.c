@@ -343,6 +343,53 @@ static void test_closest_hit(void **st)
     assert_int_equal(r(QMISS, 4), 0);
 }
 
+/* Ray records read in place: over plain memory the job also writes directly (map_w), with
+ * the ray slots apart from everything it writes, the job maps its whole ray array once
+ * instead of reading ray by ray (rt_job.c rays_in_place), and writes the entries of
+ * test_closest_hit's five rays as with plain loads. Ray slots that overlap the miss
+ * entries are read ray by ray (five maps). */
+static unsigned ray_maps;
+static const uint8_t *f_map_rays(void *ctx, uint64_t a, unsigned n)
+{
+    if (a >= RAYS && a < RAYS + 8 * 32) ray_maps++;
+    return f_map(ctx, a, n);
+}
+static uint8_t *f_map_w(void *ctx, uint64_t a, uint64_t n)
+{
+    (void)ctx;
+    return n <= RAM_SIZE && mapped(a, (unsigned)n) ? &F.ram[a - RAM_BASE] : NULL;
+}
+static void test_rays_in_place(void **st)
+{
+    (void)st;
+    const rt_job_mem m = {&F, f_load, f_store, f_map_rays, NULL, f_map_w};
+    for (unsigned apart = 0; apart < 2; apart++) {
+        setup(8);
+        scene_two_levels();
+        ray32(0, 1, 2, 0, 1, 0, 100);
+        ray32(1, 10, 10, 0, 1, 0, 100);
+        ray32(2, 1, 2, 4, 1, 0, 100);
+        ray32(3, 1, 2, 0, 1, 0, 2);
+        ray32(4, 1, 2, 0, 1, 4, 100);
+        w(QRAY + 4, 4, 5);
+        if (!apart) queue(QMISS, 0, 0, 8, RAYS + 7 * 32); /* over ray slot 7 */
+        rt_job_desc jd;
+        desc(&jd, 0);
+        ray_maps = 0;
+        rt_job_result res = run_ok(&jd, CAP_T_FP32, &m);
+        assert_int_equal(ray_maps, apart ? 1 : 5);
+        assert_int_equal(res.hits, 3);
+        assert_int_equal(res.misses, 2);
+        check_hit(0, 0, 1, f32(3.0f), f32(0.5f), f32(0.25f));
+        check_hit(1, 2, 0, f32(1.0f), f32(0.25f), f32(0.5f));
+        check_hit(2, 4, 0, f32(5.0f), f32(0.25f), f32(0.5f));
+        uint64_t miss = apart ? MISSES : RAYS + 7 * 32;
+        assert_int_equal(r(miss, 4), 1);
+        assert_int_equal(r(miss + 4, 4), 3);
+        assert_int_equal(r(QRAY, 4), 5);
+    }
+}
+
 /* The job's traversal (docs/rt.md, job step 5): children near to far, a pushed child
  * tested again when popped against [tmin, closest hit so far]. A ray along +z at (1, 2)
  * visits node N1 (z 3) before leaf A (z 5), which waits on the stack:
@@ -1316,6 +1363,40 @@ static void test_split_both_threads_trace(void **st)
     assert_false(P.waited_out);
 }
 
+/* A job whose hit entries land on its own ray slots (errata P-341: how a job runs never
+ * changes what it writes): 130 rays at (1, 2), each hitting B, with the hit queue's entries
+ * starting at ray slot 1, so ray k's entry overwrites the record of a later ray before
+ * that ray is read in ray order (ray 0's entry turns ray 1 into a ray along (0.5, 0.25, 0),
+ * which misses). On two threads the job writes the same bytes and reports the same result
+ * as on one: a split job must not trace rays from slots the job writes. */
+static void test_split_rays_overwritten(void **st)
+{
+    (void)st;
+    static uint8_t ram1[RAM_SIZE];
+    rt_job_result res[2];
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        setup(8);
+        scene_two_levels();
+        for (uint32_t i = 0; i < BIG_N; i++)
+            big_ray(i, 1.0f, 2.0f);
+        big_queues(BIG_N, BIG_RAYS + 32);
+        rt_job_desc jd;
+        desc(&jd, 0);
+        cap_snap s;
+        snap(&s, CAP_T_FP32);
+        res[threads - 1] = run_engine(&jd, &s, threads);
+        if (threads == 1) memcpy(ram1, F.ram, RAM_SIZE);
+    }
+    assert_int_equal(res[0].status, RT_JOB_OK);
+    assert_true(res[0].misses > 0); /* the overwritten rays did change */
+    assert_int_equal(res[1].status, res[0].status);
+    assert_int_equal(res[1].hits, res[0].hits);
+    assert_int_equal(res[1].misses, res[0].misses);
+    assert_int_equal(res[1].flags, res[0].flags);
+    assert_int_equal(res[1].events, res[0].events);
+    assert_memory_equal(F.ram, ram1, RAM_SIZE);
+}
+
 /* A ray ring that wraps inside a block of a split job (Q-70: slots modulo CAP): 130 rays
  * from HEAD 100 of a 131-slot ring, so ray 31 of the job, the last of its first block of
  * 32, is in slot 0 and ray 32 in slot 1. Only slot 0's ray hits (B at t 3), on one thread
@@ -1670,6 +1751,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_closest_hit),
+        cmocka_unit_test(test_rays_in_place),
         cmocka_unit_test(test_traversal_order),
         cmocka_unit_test(test_trirange_bounds),
         cmocka_unit_test(test_trirange_index_wrap),
@@ -1696,6 +1778,7 @@ int main(void)
         cmocka_unit_test(test_split_engine_rules),
         cmocka_unit_test(test_split_matches_one_thread),
         cmocka_unit_test(test_split_jobs_complete),
+        cmocka_unit_test(test_split_rays_overwritten),
         cmocka_unit_test(test_split_both_threads_trace),
         cmocka_unit_test(test_cache_grows),
         cmocka_unit_test(test_split_ring_wrap),
