@@ -349,9 +349,10 @@ static void test_closest_hit(void **st)
  * test_closest_hit's five rays as with plain loads. Ray slots that overlap the miss
  * entries are read ray by ray (five maps). */
 static unsigned ray_maps;
+static uint64_t rays_lo = RAYS, rays_hi = RAYS + 8 * 32; /* the maps counted */
 static const uint8_t *f_map_rays(void *ctx, uint64_t a, unsigned n)
 {
-    if (a >= RAYS && a < RAYS + 8 * 32) ray_maps++;
+    if (a >= rays_lo && a < rays_hi) ray_maps++;
     return f_map(ctx, a, n);
 }
 static uint8_t *f_map_w(void *ctx, uint64_t a, uint64_t n)
@@ -388,6 +389,55 @@ static void test_rays_in_place(void **st)
         assert_int_equal(r(miss + 4, 4), 3);
         assert_int_equal(r(QRAY, 4), 5);
     }
+    /* A ray array that starts right after the HEAD and TAIL words of a queue descriptor
+     * (the only part of it the job writes) is apart: the ray, hit or miss queue's
+     * descriptor at D, the two rays of a 3-slot ray queue at D + 8, so ray 0 is made of the
+     * descriptor's CAP, rsv and base followed by dir.y 0, dir.z 1, tmin 0, tmax 100, and
+     * ray 1 hits B. One map for the rays. */
+    static const uint64_t qd[3] = {0x11000u, 0x11100u, 0x11200u};
+    for (unsigned q = 0; q < 3; q++) {
+        setup(8);
+        scene_two_levels();
+        uint64_t d = qd[q], base = d + 8;
+        queue(qd[0], 0, 2, 3, base);
+        queue(qd[1], 0, 0, 8, HITS);
+        queue(qd[2], 0, 0, 8, MISSES);
+        w(base + 16, 4, f32(0.0f));
+        w(base + 20, 4, f32(1.0f));
+        w(base + 24, 4, f32(0.0f));
+        w(base + 28, 4, f32(100.0f));
+        const float ray1[8] = {1, 2, 0, 0, 0, 1, 0, 100};
+        for (unsigned k = 0; k < 8; k++)
+            w(base + 32 + 4 * k, 4, f32(ray1[k]));
+        rt_job_desc jd;
+        desc(&jd, 0);
+        jd.rayq = qd[0];
+        jd.hitq = qd[1];
+        jd.missq = qd[2];
+        rays_lo = base;
+        rays_hi = base + 3 * 32;
+        ray_maps = 0;
+        rt_job_result res = run_ok(&jd, CAP_T_FP32, &m);
+        rays_lo = RAYS;
+        rays_hi = RAYS + 8 * 32;
+        assert_int_equal(ray_maps, 1);
+        assert_int_equal(res.rays, 2);
+        assert_int_equal(r(qd[0], 4), 2);
+    }
+    /* A ray array at an address that is not 4-byte aligned is not read in place: ray 0's
+     * fetch faults there (Q-61). */
+    setup(8);
+    scene_two_levels();
+    queue(QRAY, 0, 1, 8, RAYS + 1);
+    rt_job_desc jd;
+    desc(&jd, 0);
+    cap_snap s;
+    snap(&s, CAP_T_FP32);
+    rt_job_result res;
+    rt_job_run(&jd, &s, &m, &res);
+    assert_int_equal(res.status, RT_JOB_MISALIGNED);
+    assert_int_equal(res.fault_addr, RAYS + 1);
+    assert_int_equal(r(QRAY, 4), 0);
 }
 
 /* The job's traversal (docs/rt.md, job step 5): children near to far, a pushed child
