@@ -67,7 +67,8 @@ typedef struct {
     bool oob_zero;               /* in: SVMMODE.BOUND_CHECK && SVMMODE.ALLOW_OOB_ZERO */
     bool map_only;               /* in: read through mem->map only (a split job's tracer thread) */
     const uint64_t (*forbid)[2]; /* in (map_only): nforbid address ranges [lo, hi) the
-                                    fetch must not read (what a split job writes) */
+                                    fetch must not read (what a split job writes), sorted
+                                    by lo */
     unsigned nforbid;
     bool declined;       /* out (map_only): a record map() could not serve, or one that
                             overlaps a forbidden range; the fetch read nothing, failed with
