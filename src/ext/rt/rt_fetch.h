@@ -70,6 +70,9 @@ typedef struct {
                                     fetch must not read (what a split job writes), sorted
                                     by lo */
     unsigned nforbid;
+    uint64_t clear[2];   /* in (map_only, optional): a range [lo, hi) known to overlap no
+                            forbidden range (a split job's ray slots): a fetch inside it
+                            skips the check */
     bool declined;       /* out (map_only): a record map() could not serve, or one that
                             overlaps a forbidden range; the fetch read nothing, failed with
                             RT_FETCH_ACCESS and decided nothing */

@@ -72,14 +72,19 @@ typedef struct {
 
 typedef struct ray_out ray_out;
 typedef struct split_job split_job;
+/* A ring block's flag, on a cache line of its own: the appending thread polls the flag of
+ * the next block while other threads publish theirs. */
+typedef struct {
+    _Alignas(64) _Atomic uint64_t v;
+} ready_flag;
 
 /* Besides the cache, a pool of threads - 1 workers that stay between jobs: a split job
  * wakes them and waits until every one of them is back. */
 struct rt_job_engine {
     unsigned threads; /* tracing threads: the caller's and the workers */
     node_cache cache;
-    ray_out *ring; /* a split job's traced results not yet appended (ring_blocks blocks) */
-    _Atomic uint64_t *ready; /* per ring block: b + 1 once block b's results are in it */
+    ray_out *ring;     /* a split job's traced results not yet appended (ring_blocks blocks) */
+    ready_flag *ready; /* per ring block: b + 1 once block b's results are in it */
     uint64_t ring_blocks;
     bool pool; /* mu, wake and back exist */
     pthread_mutex_t mu;
@@ -708,6 +713,7 @@ struct split_job {
     uint64_t lanes_off;
     bool oob_zero;
     uint64_t wr[5][2]; /* what the job writes */
+    uint64_t rays[2];  /* the ray slots, apart from wr */
     uint64_t ring;     /* blocks in the ring (eng->ring_blocks) */
     /* Each on a cache line of its own (written by different threads). */
     _Alignas(128) atomic_uint_fast64_t next;     /* the next block to trace */
@@ -753,12 +759,13 @@ static void tracer_init(tracer *tr, split_job *sj)
                                           .oob_zero = sj->oob_zero,
                                           .map_only = true,
                                           .forbid = (const uint64_t(*)[2])tr->wr,
-                                          .nforbid = 5}};
+                                          .nforbid = 5,
+                                          .clear = {sj->rays[0], sj->rays[1]}}};
 }
 
 static bool block_ready(split_job *sj, uint64_t b)
 {
-    return atomic_load_explicit(&sj->eng->ready[b % sj->ring], memory_order_acquire) == b + 1;
+    return atomic_load_explicit(&sj->eng->ready[b % sj->ring].v, memory_order_acquire) == b + 1;
 }
 
 /* Traces block b into its ring slot and publishes it; false when the tracer declined (the
@@ -792,7 +799,7 @@ static bool trace_block(split_job *sj, tracer *tr, uint64_t b)
         }
         o->events = (uint8_t)tr->scratch.events;
     }
-    atomic_store_explicit(&sj->eng->ready[b % sj->ring], b + 1, memory_order_release);
+    atomic_store_explicit(&sj->eng->ready[b % sj->ring].v, b + 1, memory_order_release);
     return true;
 }
 
@@ -841,7 +848,7 @@ static bool ring_fit(rt_job_engine *e, uint64_t blocks)
     /* Blocks of whole cache lines (32 * 24 bytes): two threads writing neighbouring blocks
      * never share a line. */
     ray_out *ring = aligned_alloc(64, (size_t)blocks * SPLIT_BLOCK * sizeof *ring);
-    _Atomic uint64_t *ready = malloc((size_t)blocks * sizeof *ready);
+    ready_flag *ready = aligned_alloc(64, (size_t)blocks * sizeof *ready);
     if (!ring || !ready) {
         free(ring);
         free(ready);
@@ -1124,11 +1131,13 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
         for (unsigned w = 0; w < 5; w++)
             rays_apart &= !overlaps(rq.base, rays_end, sj.wr[w][0], sj.wr[w][1]);
         if (rays_apart) {
+            sj.rays[0] = rq.base;
+            sj.rays[1] = rays_end;
             uint64_t blocks = ((uint64_t)n + SPLIT_BLOCK - 1) / SPLIT_BLOCK;
             ring_fit(eng, blocks < SPLIT_RING_MAX ? blocks : SPLIT_RING_MAX);
             sj.ring = eng->ring_blocks;
             for (uint64_t b = 0; b < sj.ring && b < blocks; b++)
-                atomic_init(&eng->ready[b], 0);
+                atomic_init(&eng->ready[b].v, 0);
             atomic_init(&sj.next, 0);
             atomic_init(&sj.appended, 0);
             atomic_init(&sj.stop, false);
