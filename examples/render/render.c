@@ -135,9 +135,9 @@ static hit trace_soft(const xphmg_ray *rr, int any)
         rt_bbox_children_pre(&p, &w, NULL, p.r.tmin, p.r.tmax, &res);
         for (unsigned k = 0; k < res.nhit; k++) {
             unsigned c = res.order[k];
-            if (w.kind[c] != RT_CHILD_LEAF) continue;
+            if ((w.child[c] & RT_NODE4W_KIND_MASK) != RT_CHILD_LEAF) continue;
             rt_trirange tr;
-            rt_trirange_decode(bvh + 16u * w.index[c], &tr);
+            rt_trirange_decode(bvh + (w.child[c] & ~RT_NODE4W_KIND_MASK), &tr);
             for (uint32_t i = 0; i < tr.count; i++) {
                 float t, u, v;
                 const float(*tri)[3] = (const float(*)[3])(tris + 9u * (tr.first + i));
@@ -153,8 +153,9 @@ static hit trace_soft(const xphmg_ray *rr, int any)
         }
         for (unsigned k = res.nhit; k-- > 0;) {
             unsigned c = res.order[k];
-            if (w.kind[c] == RT_CHILD_NODE && sp < sizeof stack / sizeof stack[0])
-                stack[sp++] = w.index[c];
+            if ((w.child[c] & RT_NODE4W_KIND_MASK) == RT_CHILD_NODE &&
+                sp < sizeof stack / sizeof stack[0])
+                stack[sp++] = w.child[c] >> 4;
         }
     }
     return best;

@@ -125,5 +125,13 @@
     pass:                                                                                  \
     RVTEST_PASS;
 
+/* A test that expects traps installs its own M-mode `handler` (csrw mtvec). TRAP_RECORD
+ * keeps what the checks compare: s2 = mcause, s3 = mtval, s4 = mepc. TRAP_RESUME goes on
+ * at the address the test put in mscratch, in the mode that trapped; TRAP_RESUME_M in M
+ * mode (MPP = M), for tests that trap from S or U and check the result in M. */
+#define TRAP_RECORD csrr s2, mcause; csrr s3, mtval; csrr s4, mepc
+#define TRAP_RESUME csrr t0, mscratch; csrw mepc, t0; mret
+#define TRAP_RESUME_M li t0, 0x1800; csrs mstatus, t0; TRAP_RESUME
+
 /* clang-format on */
 #endif

@@ -806,7 +806,6 @@ static void test_decode(void **st)
     assert_int_equal(jd.opts, 0x2C2B2A29u);
     assert_int_equal(jd.memctl[0], 49);
     assert_int_equal(jd.memctl[23], 72);
-    assert_false(jd.pack_hint); /* 0x29: bit 2 clear */
 }
 
 /* Errata Q-69. A non-float effective PET (INT8, code 3) reads and writes FP32 records and

@@ -558,6 +558,79 @@ static void test_slab4_matches_scalar(void **state)
     assert_true(fast > 10000);
 }
 
+#if defined(__SSE2__)
+/* The offload traversal's slab test for rays without a zero direction component
+ * (rt_slab4_sign_sse: near and far planes chosen once per ray by the reciprocals' signs)
+ * gives the hit mask of rt_slab4_sse (the min/max form, checked against the scalar test
+ * above) and tnear/tfar of equal value (a zero's sign aside) for every live child: boxes
+ * with signed zeros, infinities, equal planes and origins on planes, directions of both
+ * signs on each axis, tiny and huge. REQ: RT-056 */
+static void test_slab4_sign_matches(void **state)
+{
+    (void)state;
+    static const float special[] = {0.0f, -0.0f, 1.0f, -1.0f, 2.5f, -2.5f, INFINITY, -INFINITY};
+    static const float dirs[] = {1.0f, -1.0f, 1e-30f, -1e-30f, 3e30f, -3e30f, 0.25f, -0.25f};
+    const unsigned ns = sizeof special / sizeof special[0], nd = sizeof dirs / sizeof dirs[0];
+    unsigned hits = 0, neg_axes = 0;
+    for (int it = 0; it < 40000; it++) {
+        rt_node4 n;
+        for (unsigned c = 0; c < 4; c++) {
+            for (int i = 0; i < 3; i++) {
+                float a = (rng_next() & 1) ? special[rng_next() % ns] : (float)rnd(-4, 4);
+                float b = (rng_next() & 1) ? special[rng_next() % ns] : (float)rnd(-4, 4);
+                if ((rng_next() & 15) != 0 && a > b) {
+                    float t = a;
+                    a = b;
+                    b = t;
+                }
+                n.box[c].lo[i] = a;
+                n.box[c].hi[i] = b;
+            }
+            n.index[c] = c;
+            n.kind[c] = RT_CHILD_NODE;
+        }
+        rt_ray r;
+        for (int i = 0; i < 3; i++) {
+            r.org[i] = (rng_next() & 3) == 0 ? special[rng_next() % 6] : (float)rnd(-6, 6);
+            r.dir[i] = (rng_next() & 1) ? dirs[rng_next() % nd] : (float)rnd(-2, 2);
+            if (r.dir[i] == 0.0f) r.dir[i] = 1.0f;
+        }
+        r.tmin = (rng_next() & 3) == 0 ? -INFINITY : (float)rnd(-3, 3);
+        r.tmax = (rng_next() & 3) == 0 ? INFINITY : r.tmin + (float)rnd(0, 8);
+        rt_node4w w;
+        rt_node4w_from(&n, &w);
+        int m = rt_rne_enter();
+        rt_ray_pre p;
+        rt_ray_prepare(&r, &p);
+        assert_false(p.nan || p.slab_scalar);
+        assert_int_equal(p.zero_axes, 0);
+        __m128 o[3], inv[3];
+        unsigned near[3], far[3];
+        for (unsigned i = 0; i < 3; i++) {
+            o[i] = _mm_load_ps(p.org4[i]);
+            inv[i] = _mm_load_ps(p.inv4[i]);
+            near[i] = p.inv[i] < 0.0f ? 12 + 4 * i : 4 * i;
+            far[i] = p.inv[i] < 0.0f ? 4 * i : 12 + 4 * i;
+            neg_axes += p.inv[i] < 0.0f;
+        }
+        float tn[4], tf[4], tn2[4], tf2[4];
+        __m128 lo = _mm_set1_ps(r.tmin), hi = _mm_set1_ps(r.tmax);
+        unsigned want = rt_slab4_sse(o, inv, 0, &w, lo, hi, tn, tf) & w.live;
+        unsigned got = rt_slab4_sign_sse(o, inv, near, far, &w, lo, hi, tn2, tf2) & w.live;
+        rt_rne_leave(m);
+        assert_int_equal(got, want);
+        for (unsigned c = 0; c < 4; c++) {
+            if (!(w.live >> c & 1u)) continue;
+            assert_true(tn2[c] == tn[c]);
+            assert_true(tf2[c] == tf[c]);
+        }
+        hits += (unsigned)__builtin_popcount(got);
+    }
+    assert_true(hits > 5000);
+    assert_true(neg_axes > 40000);
+}
+#endif
+
 /* The 4-wide slab test (the SSE one, and the scalar slab4 of the portable build and the
  * render guest) with a zero direction component and the origin on a slab plane: inside,
  * inclusive at both planes (as rt_box_test, test_box_zero_dir). Ray o = (0, 1, 1.5),
@@ -669,8 +742,8 @@ static void test_node4w_decode_matches(void **state)
                 assert_int_equal(fbits(got.lo[i][c]), fbits(want.lo[i][c]));
                 assert_int_equal(fbits(got.hi[i][c]), fbits(want.hi[i][c]));
             }
-            assert_int_equal(got.index[c], want.index[c]);
-            assert_int_equal(got.kind[c], want.kind[c]);
+            assert_int_equal(got.child[c], want.child[c]);
+            assert_int_equal(got.child[c], n.index[c] << 4 | n.kind[c]);
         }
         assert_int_equal(got.live, want.live);
         live_seen |= 1u << (got.live & 15u);
@@ -1787,6 +1860,9 @@ int main(void)
         cmocka_unit_test(test_box_random),
         cmocka_unit_test(test_slab4_matches_scalar),
         cmocka_unit_test(test_slab4_zero_dir_on_plane),
+#if defined(__SSE2__)
+        cmocka_unit_test(test_slab4_sign_matches),
+#endif
         cmocka_unit_test(test_fp16_widen_exhaustive),
         cmocka_unit_test(test_node_decode_widen_exhaustive),
         cmocka_unit_test(test_node4w_decode_matches),

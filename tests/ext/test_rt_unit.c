@@ -983,6 +983,7 @@ static uint32_t rtype(unsigned f7, unsigned rs2, unsigned rs1, unsigned f3, unsi
 }
 #define XSUBMIT(rd, rs1) rtype(0, 0, rs1, 0, rd)
 #define XWAIT(rs1)       rtype(1, 0, rs1, 0, 0)
+#define XSIGNAL(rd)      rtype(2, 0, 0, 0, rd)
 enum { T0 = 5, T1, T2 };
 
 /* Offload scene: the root at OBVH has one leaf (box [0,4]^3, TriRange at OBVH + 64 =
@@ -1426,8 +1427,8 @@ static void test_no_custom_epsilon(void **state)
  * (tickets 1, 2) queued, the hart reset: RTSTAT.BUSY clears and the hit queue stays
  * empty; the next submission gets ticket 1 again and waiting for it runs it. A descriptor
  * that cannot be read, wholly or in its last doubleword, raises a load access fault at the
- * first failing address with CAP.XMEM.EVENTS.INV_MISS (Q-61, Q-58). REQ: RT-122 RT-123 RT-015
- * RT-089 RT-118 */
+ * first failing address with CAP.XMEM.EVENTS.INV_MISS (Q-61, Q-58).
+ * REQ: RT-122 RT-123 RT-015 RT-089 RT-118 */
 static void test_offload_reset(void **state)
 {
     (void)state;
@@ -1472,6 +1473,32 @@ static void test_offload_reset(void **state)
     assert_int_equal(r.h->x[T1], 0x55);
     assert_int_equal(csr(&r, RTSTAT) & 1, 0); /* not BUSY: no job */
     assert_int_equal(csr(&r, EVENTS), 1);
+    down(&r);
+}
+
+/* Tickets are never 0 (errata Q-80: 0 means "none", `xfence.wait 0` waits for everything):
+ * with the count set to its last value (2^64 - 1, what 2^64 - 2 earlier tickets would leave;
+ * set directly, no run gets there), `xfence.signal` returns 2^64 - 1, then 1, then 2; a job
+ * submitted next gets ticket 3 and waiting for it runs it. REQ: RT-118 */
+static void test_ticket_wrap(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    offload_scene(&r);
+    r.e->rt.next_ticket = UINT64_MAX;
+    assert_int_equal(exec1(&r, XSIGNAL(T0)), 0);
+    assert_int_equal(r.h->x[T0], UINT64_MAX);
+    assert_int_equal(exec1(&r, XSIGNAL(T0)), 0);
+    assert_int_equal(r.h->x[T0], 1);
+    assert_int_equal(exec1(&r, XSIGNAL(T0)), 0);
+    assert_int_equal(r.h->x[T0], 2);
+    const float z0 = 0;
+    r.h->x[A0] = odesc(&r, 0, ORAYS, 1, &z0, 0);
+    assert_int_equal(exec1(&r, XSUBMIT(T1, A0)), 0);
+    assert_int_equal(r.h->x[T1], 3);
+    assert_int_equal(exec1(&r, XWAIT(T1)), 0);
+    assert_int_equal(rd32(&r, OHQ + 4), 1);
     down(&r);
 }
 
@@ -1568,6 +1595,7 @@ int main(void)
         cmocka_unit_test(test_inline_matches_offload),
         cmocka_unit_test(test_no_custom_epsilon),
         cmocka_unit_test(test_offload_reset),
+        cmocka_unit_test(test_ticket_wrap),
         cmocka_unit_test(test_tri_charge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,15 +21,15 @@ void rt_job_decode(const uint8_t desc[RT_DESC_BYTES], rt_job_desc *jd)
     jd->missq = rt_le_get(desc + RT_DESC_MISSQ, 8);
     jd->tri_buf = rt_le_get(desc + RT_DESC_TRI_BUF, 8);
     jd->opts = (uint32_t)rt_le_get(desc + RT_DESC_OPTS, 4);
-    jd->pack_hint = (jd->opts & RT_OPT_PACK_HINT) != 0;
     memcpy(jd->memctl, desc + RT_DESC_MEMCTL, sizeof jd->memctl);
 }
 
 /* ---- the node cache (a per-job snapshot, see rt_job.h) ---- */
 
-/* Two direct-mapped tables: decoded node tiles by tile address, and leaves (TriRanges
- * whose triangles are plain FP32 memory) by TriRange address: the TriRange's fields and a
- * host pointer to its triangles. The traversal reads an entry in place. A table that
+/* Two direct-mapped tables: decoded node tiles by tile address (each entry holding its
+ * own tag, rt_node4w.cache_addr/cache_gen), and leaves (TriRanges whose triangles are
+ * plain FP32 memory) by TriRange address: the TriRange's fields and a host pointer to its
+ * triangles. The traversal reads an entry in place. A table that
  * keeps evicting entries of the same job (a BVH larger than the table) doubles, up to
  * CACHE_MAX_BITS, between two rays of a job on one thread, between two jobs otherwise.
  *
@@ -43,7 +43,7 @@ void rt_job_decode(const uint8_t desc[RT_DESC_BYTES], rt_job_desc *jd)
  * thread's spill and counted as an eviction. Generations are even (0: never filled). */
 typedef struct {
     uint64_t addr;
-    _Atomic uint32_t gen;
+    uint32_t gen;
 } cache_tag;
 
 typedef struct {
@@ -54,7 +54,7 @@ typedef struct {
 /* The engine's table, or a tracer's view of it (the same tables, with the tracer's own
  * bookkeeping: evict, lo, hi; a view does not grow). */
 typedef struct {
-    _Alignas(128) cache_tag *tag, *ltag;
+    _Alignas(128) cache_tag *ltag;
     rt_node4w *node; /* 2^bits entries */
     leaf_ent *leaf;  /* 2^(bits+1) entries */
     uint64_t mask, lmask;
@@ -101,9 +101,9 @@ static void cache_new_gen(node_cache *nc)
     nc->gen += 2;
     if (nc->gen == 0) {
         for (uint64_t i = 0; i <= nc->mask; i++)
-            atomic_store_explicit(&nc->tag[i].gen, 0, memory_order_relaxed);
+            nc->node[i].cache_gen = 0;
         for (uint64_t i = 0; i <= nc->lmask; i++)
-            atomic_store_explicit(&nc->ltag[i].gen, 0, memory_order_relaxed);
+            nc->ltag[i].gen = 0;
         nc->gen = 2;
     }
     nc->lo = UINT64_MAX;
@@ -111,34 +111,38 @@ static void cache_new_gen(node_cache *nc)
     nc->evict = 0;
 }
 
-/* Whether the slot of tag t holds the entry of address a of generation gen. */
-static inline bool cache_has(const cache_tag *t, uint32_t gen, uint64_t a)
+/* A slot's tag is its generation word and its address (rt_node4w.cache_gen/cache_addr
+ * for a node, cache_tag for a leaf), both plain fields: the generation word is accessed
+ * atomically while a split job's threads share the table, the address is written before
+ * the generation is published and read after it is seen. */
+
+/* Whether the slot of tag (gen, addr) holds the entry of address a of generation g. */
+static inline bool slot_has(const uint32_t *gen, const uint64_t *addr, uint32_t g, uint64_t a)
 {
-    return atomic_load_explicit(&t->gen, memory_order_acquire) == gen && t->addr == a;
+    return __atomic_load_n(gen, __ATOMIC_ACQUIRE) == g && *addr == a;
 }
 
-/* Claims the slot of tag t for an entry of this generation (then cache_publish); false
- * when it holds one already or another thread is filling it. */
-static bool cache_claim(node_cache *nc, cache_tag *t)
+/* Claims the slot of generation word gen for an entry of this generation (then
+ * slot_publish); false when it holds one already or another thread is filling it. */
+static bool slot_claim(node_cache *nc, uint32_t *gen)
 {
-    uint32_t old = atomic_load_explicit(&t->gen, memory_order_relaxed);
+    uint32_t old = __atomic_load_n(gen, __ATOMIC_RELAXED);
     if (old != nc->gen && old != nc->gen + 1 &&
-        atomic_compare_exchange_strong_explicit(&t->gen, &old, nc->gen + 1, memory_order_relaxed,
-                                                memory_order_relaxed))
+        __atomic_compare_exchange_n(gen, &old, nc->gen + 1, false, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED))
         return true;
     nc->evict++;
     return false;
 }
 
-static void cache_publish(const node_cache *nc, cache_tag *t, uint64_t a)
+static void slot_publish(const node_cache *nc, uint32_t *gen, uint64_t *addr, uint64_t a)
 {
-    t->addr = a;
-    atomic_store_explicit(&t->gen, nc->gen, memory_order_release);
+    *addr = a;
+    __atomic_store_n(gen, nc->gen, __ATOMIC_RELEASE);
 }
 
 static void cache_free(node_cache *nc)
 {
-    free(nc->tag);
     free(nc->ltag);
     free(nc->node);
     free(nc->leaf);
@@ -152,14 +156,14 @@ static bool cache_init(node_cache *nc, unsigned bits)
     nc->max_bits = CACHE_MAX_BITS;
     nc->mask = (UINT64_C(1) << bits) - 1;
     nc->lmask = (UINT64_C(2) << bits) - 1;
-    nc->tag = calloc(nc->mask + 1, sizeof *nc->tag);
     nc->ltag = calloc(nc->lmask + 1, sizeof *nc->ltag);
     nc->node = aligned_alloc(64, (nc->mask + 1) * sizeof *nc->node);
     nc->leaf = malloc((nc->lmask + 1) * sizeof *nc->leaf);
-    if (!nc->tag || !nc->ltag || !nc->node || !nc->leaf) {
+    if (!nc->ltag || !nc->node || !nc->leaf) {
         cache_free(nc);
         return false;
     }
+    memset(nc->node, 0, (nc->mask + 1) * sizeof *nc->node); /* generation 0: no entry */
     cache_new_gen(nc);
     return true;
 }
@@ -177,17 +181,12 @@ static void cache_grow(node_cache *nc, unsigned bits)
     big.lo = nc->lo;
     big.hi = nc->hi;
     for (uint64_t i = 0; i <= nc->mask; i++)
-        if (atomic_load_explicit(&nc->tag[i].gen, memory_order_relaxed) == nc->gen) {
-            uint64_t j = (nc->tag[i].addr >> 6) & big.mask;
-            atomic_store_explicit(&big.tag[j].gen, big.gen, memory_order_relaxed);
-            big.tag[j].addr = nc->tag[i].addr;
-            big.node[j] = nc->node[i];
-        }
+        if (nc->node[i].cache_gen == nc->gen)
+            big.node[(nc->node[i].cache_addr >> 6) & big.mask] = nc->node[i];
     for (uint64_t i = 0; i <= nc->lmask; i++)
-        if (atomic_load_explicit(&nc->ltag[i].gen, memory_order_relaxed) == nc->gen) {
+        if (nc->ltag[i].gen == nc->gen) {
             uint64_t j = (nc->ltag[i].addr >> 4) & big.lmask;
-            atomic_store_explicit(&big.ltag[j].gen, big.gen, memory_order_relaxed);
-            big.ltag[j].addr = nc->ltag[i].addr;
+            big.ltag[j] = nc->ltag[i];
             big.leaf[j] = nc->leaf[i];
         }
     cache_free(nc);
@@ -328,11 +327,12 @@ static bool node_get(job_ctx *c, uint64_t a, unsigned nn, const rt_node4w **w0,
 {
     node_cache *nc = c->nc;
     uint64_t i0 = (a >> 6) & nc->mask, i1 = ((a >> 6) + 1) & nc->mask;
-    if (cache_has(&nc->tag[i0], nc->gen, a)) {
+    if (slot_has(&nc->node[i0].cache_gen, &nc->node[i0].cache_addr, nc->gen, a)) {
         *w0 = &nc->node[i0];
         if (nn == 1) return true;
         *w1 = &nc->node[i1];
-        if (cache_has(&nc->tag[i1], nc->gen, a + 64)) return true;
+        if (slot_has(&nc->node[i1].cache_gen, &nc->node[i1].cache_addr, nc->gen, a + 64))
+            return true;
     }
     uint8_t tiles[128];
     bool inv = c->fetch.inv_miss;
@@ -342,13 +342,12 @@ static bool node_get(job_ctx *c, uint64_t a, unsigned nn, const rt_node4w **w0,
     c->fetch.inv_miss |= inv;
     if (!fetched(c, st)) return false;
     for (unsigned k = 0; k < nn; k++) {
-        cache_tag *t = &nc->tag[k ? i1 : i0];
         rt_node4w *w = &nc->node[k ? i1 : i0];
-        if (!cache_has(t, nc->gen, a + 64u * k)) {
-            bool keep = !zeroed && cache_claim(nc, t);
+        if (!slot_has(&w->cache_gen, &w->cache_addr, nc->gen, a + 64u * k)) {
+            bool keep = !zeroed && slot_claim(nc, &w->cache_gen);
             if (!keep) w = &c->spill[k];
             rt_node4w_decode(tiles + 64 * k, w);
-            if (keep) cache_publish(nc, t, a + 64u * k);
+            if (keep) slot_publish(nc, &w->cache_gen, &w->cache_addr, a + 64u * k);
         }
         *(k ? w1 : w0) = w;
     }
@@ -436,7 +435,7 @@ static bool leaf(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, uint64_t tr
 {
     node_cache *nc = c->nc;
     uint64_t li = (tr_addr >> 4) & nc->lmask;
-    if (cache_has(&nc->ltag[li], nc->gen, tr_addr)) {
+    if (slot_has(&nc->ltag[li].gen, &nc->ltag[li].addr, nc->gen, tr_addr)) {
         const leaf_ent *le = &nc->leaf[li];
         if (!spend(c, le->count)) return false;
         rt_tri_src src = {le->tris, NULL, 0, RT_ELEM_FP32};
@@ -464,22 +463,22 @@ static bool leaf(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, uint64_t tr
         ok = fetched(
             c, rt_leaf_closest(&src, tr.first, tr.count, p, k->cull, k->eps, k->any, best, &done));
     c->fetch.inv_miss |= inv;
-    if (!ok || !tp || !cache_claim(nc, &nc->ltag[li])) return ok;
+    if (!ok || !tp || !slot_claim(nc, &nc->ltag[li].gen)) return ok;
     nc->leaf[li] = (leaf_ent){tp, tr.first, tr.count};
-    cache_publish(nc, &nc->ltag[li], tr_addr);
+    slot_publish(nc, &nc->ltag[li].gen, &nc->ltag[li].addr, tr_addr);
     cache_range(nc, tr_addr, 16);
     if (bytes) cache_range(nc, start, bytes);
     return true;
 }
 
-/* A child to visit: its offset from the BVH base (16 * index; bit 0 set for a leaf) and
- * its raw slab interval, tested again when popped. */
+/* A child to visit: rt_node4w.child (its offset from the BVH base, 16 * index, with its
+ * kind in the low bits) and its raw slab interval, tested again when popped. */
 typedef struct {
-    uint64_t off;
+    uint32_t child;
     float tn, tf;
 } stack_ent;
 
-#define LEAF_BIT UINT64_C(1)
+#define KIND_MASK RT_NODE4W_KIND_MASK
 
 /* Closest (or any) hit of the ray in the BVH; false on a fault (c->r->status set).
  * Boxes accept [tmin, tmax] widened by the tolerance 2^-e (errata Q-74) so that they
@@ -494,7 +493,7 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
     unsigned sp = 0, visits = 0, nn = k->node8 ? 2 : 1;
     float eps = rt_eps(k->eps);
     float tmin = p->r.tmin - eps, tmax_w = p->r.tmax + eps, tmax = tmax_w;
-    uint64_t off = 0; /* the entry being visited: the root node */
+    uint32_t child = RT_CHILD_NODE; /* the entry being visited: the root node */
     best->hit = false;
     /* What every visit reads, in locals the compiler can keep in registers across the
      * calls of the loop: the tables of this thread's cache do not move during a ray
@@ -502,26 +501,29 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
     const uint64_t bvh = k->bvh;
     const bool charged = c->m->charge != NULL;
     const node_cache *nc = c->nc;
-    const cache_tag *tag = nc->tag;
     const rt_node4w *node = nc->node;
     const uint64_t cmask = nc->mask;
     const uint32_t gen = nc->gen;
 #if defined(__SSE2__)
     /* The vector slab test applies to the whole ray (tmax only decreases to hit distances,
-     * never NaN). */
+     * never NaN); without a zero direction component, by the reciprocals' signs. */
     bool vec = !p->nan && !p->slab_scalar && tmin == tmin && tmax_w == tmax_w && nn == 1;
+    bool sign = vec && p->zero_axes == 0;
     __m128 o4[3], inv4[3], tmin4 = _mm_set1_ps(tmin);
-    for (int i = 0; i < 3; i++) {
+    unsigned near[3], far[3];
+    for (unsigned i = 0; i < 3; i++) {
         o4[i] = _mm_load_ps(p->org4[i]);
         inv4[i] = _mm_load_ps(p->inv4[i]);
+        near[i] = p->inv[i] < 0.0f ? 12 + 4 * i : 4 * i;
+        far[i] = p->inv[i] < 0.0f ? 4 * i : 12 + 4 * i;
     }
     const unsigned zero_axes = p->zero_axes;
 #endif
     for (;;) {
-        uint64_t addr = bvh + (off & ~LEAF_BIT);
+        uint64_t addr = bvh + (child & ~KIND_MASK);
         if (++visits > RT_JOB_MAX_VISITS) return fault(c, RT_JOB_STACK, addr);
         if (charged && !spend(c, 1)) return false;
-        if (off & LEAF_BIT) {
+        if ((child & KIND_MASK) == RT_CHILD_LEAF) {
             if (!leaf(c, k, p, addr, best)) return false;
             if (best->hit) {
                 if (k->any) return true;
@@ -529,16 +531,19 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
             }
         } else {
             const rt_node4w *w[2];
-            uint64_t i0 = (addr >> 6) & cmask;
-            if (nn == 1 && cache_has(&tag[i0], gen, addr))
-                w[0] = &node[i0]; /* node_get's cache hit, inline */
-            else if (!node_get(c, addr, nn, &w[0], &w[1]))
-                return false;
+            w[0] = &node[(addr >> 6) & cmask];
+            /* node_get's cache hit, inline */
+            if (nn != 1 || !slot_has(&w[0]->cache_gen, &w[0]->cache_addr, gen, addr))
+                if (!node_get(c, addr, nn, &w[0], &w[1])) return false;
             float tn[8], tf[8];
             uint8_t order[8];
             unsigned mask;
 #if defined(__SSE2__)
-            if (vec)
+            if (sign)
+                mask =
+                    rt_slab4_sign_sse(o4, inv4, near, far, w[0], tmin4, _mm_set1_ps(tmax), tn, tf) &
+                    w[0]->live;
+            else if (vec)
                 mask = rt_slab4_sse(o4, inv4, zero_axes, w[0], tmin4, _mm_set1_ps(tmax), tn, tf) &
                        w[0]->live;
             else
@@ -552,16 +557,11 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
                 /* Push far to near (room for all nhit, as if the nearest were pushed too);
                  * the nearest is visited next. */
                 if (sp + nhit > RT_JOB_STACK_DEPTH) return fault(c, RT_JOB_STACK, addr);
-                for (unsigned j = nhit; j-- > 0;) {
+                for (unsigned j = nhit; --j > 0;) {
                     unsigned ch = order[j];
-                    const rt_node4w *nw = w[ch / 4];
-                    uint64_t o = 16u * (uint64_t)nw->index[ch % 4];
-                    if (nw->kind[ch % 4] == RT_CHILD_LEAF) o |= LEAF_BIT;
-                    if (j == 0)
-                        off = o;
-                    else
-                        st[sp++] = (stack_ent){o, tn[ch], tf[ch]};
+                    st[sp++] = (stack_ent){w[ch / 4]->child[ch % 4], tn[ch], tf[ch]};
                 }
+                child = w[order[0] / 4]->child[order[0] % 4];
                 continue;
             }
         }
@@ -573,11 +573,11 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
             stack_ent e = st[--sp];
             float lo = e.tn > tmin ? e.tn : tmin, hi = e.tf < tmax ? e.tf : tmax;
             if (lo <= hi) {
-                off = e.off;
+                child = e.child;
                 break;
             }
             if (++visits > RT_JOB_MAX_VISITS)
-                return fault(c, RT_JOB_STACK, bvh + (e.off & ~LEAF_BIT));
+                return fault(c, RT_JOB_STACK, bvh + (e.child & ~KIND_MASK));
             if (charged && !spend(c, 1)) return false;
         }
     }

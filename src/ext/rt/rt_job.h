@@ -119,13 +119,13 @@ enum {
 enum { RT_DOM_DEFAULT = 0, RT_DOM_CPU = 1, RT_DOM_RT = 2, RT_DOM_ALL = 15 };
 
 /* A job's inputs, resolved at `xsubmit.rt` (rt_offload.c): queue pointers 0 already
- * replaced by RTQ_RAY/HIT/MISS, the tolerance code chosen (RTCONF2.EPS_SCALE with
- * EPS_CTL, else RTCFG.EPS_DFLT) and PACK_HINT = opts bit 2 OR RTCFG.PACK_HINT_DFLT. */
+ * replaced by RTQ_RAY/HIT/MISS and the tolerance code chosen (RTCONF2.EPS_SCALE with
+ * EPS_CTL, else RTCFG.EPS_DFLT). A job has no pack hint: hit entries have 32-bit t, u
+ * and v whatever it says (errata P-324). */
 typedef struct {
     uint64_t bvh_base, rayq, hitq, missq, tri_buf;
     uint32_t opts;      /* as written in the descriptor */
     unsigned eps_code;  /* Q-74 tolerance code, 0 = none */
-    bool pack_hint;     /* no effect on hit records (errata P-324: their fields are wide) */
     uint64_t lanes_off; /* the complement of bank opts.PB as read at xsubmit.rt (0 for bank
                            0, so a zeroed descriptor has every lane on); ray k of the job
                            (k-th slot from HEAD) is lane k mod 64 (errata P-321) */
@@ -133,7 +133,7 @@ typedef struct {
 } rt_job_desc;
 
 /* Decodes the 72 descriptor bytes as written (no CSR defaults applied: eps_code 0,
- * pack_hint = opts bit 2, lanes_off 0). */
+ * lanes_off 0). */
 void rt_job_decode(const uint8_t desc[RT_DESC_BYTES], rt_job_desc *jd);
 
 typedef enum {

@@ -571,8 +571,7 @@ void rt_node4w_from(const rt_node4 *n, rt_node4w *w)
             w->hi[i][c] = hi;
             live = live && axis_live(lo, hi);
         }
-        w->index[c] = n->index[c];
-        w->kind[c] = n->kind[c];
+        w->child[c] = n->index[c] << 4 | n->kind[c];
         if (live) w->live |= (uint8_t)(1u << c);
     }
 }
@@ -603,17 +602,17 @@ void rt_node4w_decode(const uint8_t bytes[64], rt_node4w *w)
         _mm_and_ps(_mm_and_ps(_mm_cmple_ps(a0, b1), _mm_cmple_ps(a1, b2)), _mm_cmple_ps(a2, b3));
     unsigned live = (unsigned)_mm_movemask_ps(ok);
     for (unsigned c = 0; c < 4; c++) {
-        w->kind[c] = child_kind(bytes, c);
-        w->index[c] = child_index(bytes, c);
-        if (!kind_live(w->kind[c])) live &= ~(1u << c);
+        uint8_t kind = child_kind(bytes, c);
+        w->child[c] = child_index(bytes, c) << 4 | kind;
+        if (!kind_live(kind)) live &= ~(1u << c);
     }
     w->live = (uint8_t)live;
 #else
     w->live = 0;
     for (unsigned c = 0; c < 4; c++) {
-        w->kind[c] = child_kind(bytes, c);
-        w->index[c] = child_index(bytes, c);
-        bool live = kind_live(w->kind[c]);
+        uint8_t kind = child_kind(bytes, c);
+        w->child[c] = child_index(bytes, c) << 4 | kind;
+        bool live = kind_live(kind);
         for (unsigned i = 0; i < 3; i++) {
             float lo = f[6 * c + i], hi = f[6 * c + 3 + i];
             w->lo[i][c] = lo;

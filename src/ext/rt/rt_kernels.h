@@ -129,14 +129,21 @@ typedef struct {
 void rt_ray_prepare(const rt_ray *r, rt_ray_pre *p);
 
 /* A decoded node tile laid out for the 4-wide slab test: per axis the four children's
- * bounds; live bit c = child c can be hit (kind node or leaf, no NaN, lo <= hi). */
+ * bounds; child c's index and kind as index << 4 | kind (the offset of its record from the
+ * BVH base, 16 * index, with the kind in the low bits: what a traversal pushes); live bit
+ * c = child c can be hit (kind node or leaf, no NaN, lo <= hi). */
 typedef struct {
     _Alignas(64) float lo[3][4]; /* 128 bytes in all, two cache lines (the engine's cache) */
     float hi[3][4];
-    uint32_t index[4];
-    uint8_t kind[4];
+    uint32_t child[4];
     uint8_t live;
+    /* Not written by the decoders: the tag of a cache holding the decoded tile (the offload
+     * engine's node cache keeps the tile address and its generation here, so that a visit
+     * reads the tag from the lines it reads anyway). */
+    uint32_t cache_gen;
+    uint64_t cache_addr;
 } rt_node4w;
+#define RT_NODE4W_KIND_MASK 15u /* child[c] & this: the kind; & ~this: 16 * index */
 void rt_node4w_decode(const uint8_t bytes[64], rt_node4w *w);
 void rt_node4w_from(const rt_node4 *n, rt_node4w *w);
 /* Slab test of the four children against [tmin, tmax]: the mask of hit children, with
@@ -175,6 +182,31 @@ static inline unsigned rt_slab4_sse(const __m128 o[3], const __m128 inv[3], unsi
     _mm_storeu_ps(tn_out, tn);
     _mm_storeu_ps(tf_out, tf);
     return (unsigned)_mm_movemask_ps(_mm_and_ps(inside, _mm_cmple_ps(lo, hi)));
+}
+/* rt_slab4_sse for a ray without a zero direction component (zero_axes 0), with the same
+ * mask and the same tn/tf values (a zero's sign aside): a plane's distance (p - o) * inv
+ * is monotonic in p (RNE rounding is), so on a live child (lo <= hi) the near plane of
+ * axis i is lo when inv[i] > 0 and hi when inv[i] < 0, and its distance is what min(t0,
+ * t1) picks (equal values; they can differ only as +0 and -0, which every later
+ * comparison treats alike). near[i] and far[i] are the float offsets in n of the near and
+ * far planes' vectors (4i for lo[i], 12 + 4i for hi[i]), fixed for the ray: no per-axis
+ * min and max. */
+static inline unsigned rt_slab4_sign_sse(const __m128 o[3], const __m128 inv[3],
+                                         const unsigned near[3], const unsigned far[3],
+                                         const rt_node4w *n, __m128 tmin, __m128 tmax,
+                                         float tn_out[4], float tf_out[4])
+{
+    const float *b = n->lo[0];
+    __m128 n0 = _mm_mul_ps(_mm_sub_ps(_mm_load_ps(b + near[0]), o[0]), inv[0]);
+    __m128 n1 = _mm_mul_ps(_mm_sub_ps(_mm_load_ps(b + near[1]), o[1]), inv[1]);
+    __m128 n2 = _mm_mul_ps(_mm_sub_ps(_mm_load_ps(b + near[2]), o[2]), inv[2]);
+    __m128 f0 = _mm_mul_ps(_mm_sub_ps(_mm_load_ps(b + far[0]), o[0]), inv[0]);
+    __m128 f1 = _mm_mul_ps(_mm_sub_ps(_mm_load_ps(b + far[1]), o[1]), inv[1]);
+    __m128 f2 = _mm_mul_ps(_mm_sub_ps(_mm_load_ps(b + far[2]), o[2]), inv[2]);
+    __m128 tn = _mm_max_ps(_mm_max_ps(n0, n1), n2), tf = _mm_min_ps(_mm_min_ps(f0, f1), f2);
+    _mm_storeu_ps(tn_out, tn);
+    _mm_storeu_ps(tf_out, tf);
+    return (unsigned)_mm_movemask_ps(_mm_cmple_ps(_mm_max_ps(tn, tmin), _mm_min_ps(tf, tmax)));
 }
 /* The same for a prepared ray (its broadcast origin and reciprocals). */
 static inline unsigned rt_node4w_slab_sse(const rt_ray_pre *p, const rt_node4w *n, float tmin,

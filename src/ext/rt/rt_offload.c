@@ -14,15 +14,21 @@
 #include "xphmg_csr.h"
 
 /* The queued copy of a descriptor is resolved at `xsubmit.rt`: queue pointers of 0 are
- * replaced by RTQ_RAY/HIT/MISS, and the reserved word (bytes 44-47, ignored as written)
- * carries the tolerance code (byte 44) and the PACK_HINT default (byte 45 bit 0), so the
- * job does not depend on RT CSR writes after the submission (errata Q-79, Q-44). */
-enum { RES_EPS = RT_DESC_RSV, RES_PACK = RT_DESC_RSV + 1 };
+ * replaced by RTQ_RAY/HIT/MISS, and byte 44 of the reserved word (bytes 44-47, ignored as
+ * written) carries the tolerance code, so the job does not depend on RT CSR writes after
+ * the submission (errata Q-79, Q-44). The pack hint (opts bit 2 or RTCFG.PACK_HINT_DFLT)
+ * changes nothing in a job (errata P-324), so it is not resolved. */
+enum { RES_EPS = RT_DESC_RSV };
 
-/* REQ: RT-122 RT-123 */
-static void normalize(rt_unit *u)
+/* The next ticket (Q-80): 1, 2, 3, ... from reset on, shared by `xsubmit.rt` and
+ * `xfence.signal`. 0 is never a ticket (`xfence.wait 0` waits for everything), so a count
+ * that reaches 2^64 goes on at 1. */
+/* REQ: RT-118 RT-122 */
+static uint64_t issue_ticket(rt_unit *u)
 {
-    if (u->next_ticket == 0) u->next_ticket = 1; /* tickets start at 1 */
+    uint64_t t = u->next_ticket++;
+    if (u->next_ticket == 0) u->next_ticket = 1;
+    return t;
 }
 
 /* Guest RAM seen directly by the engine's reads: a plain RAM load has no side effect. Not
@@ -70,7 +76,6 @@ static void complete_oldest(hart *h, rt_unit *u)
     rt_job_desc jd;
     rt_job_decode(job.desc, &jd);
     jd.eps_code = job.desc[RES_EPS];
-    jd.pack_hint = (job.desc[RES_PACK] & 1) != 0;
     jd.lanes_off = job.lanes_off;
     /* Work is charged only to a bounded run; such a job runs on one host thread, so the
      * budget runs out at the same ray whatever --rt-threads says (errata P-300). */
@@ -101,20 +106,18 @@ static void complete_oldest(hart *h, rt_unit *u)
 /* REQ: RT-123 */
 void rt_offload_drain(hart *h, rt_unit *u)
 {
-    normalize(u);
     while (u->njobs)
         complete_oldest(h, u);
 }
 
 /* xsubmit.rt rd, rs1: reads the descriptor at issue (precise faults), snapshots CAP,
  * queues the job and returns its ticket. */
-/* REQ: RT-115 RT-118 RT-120 RT-027 RT-068 RT-072 RT-112 RT-114 RT-006 RT-013 RT-018 RT-067 */
+/* REQ: RT-115 RT-118 RT-120 RT-027 RT-068 RT-072 RT-112 RT-114 RT-006 RT-018 RT-067 */
 void rt_exec_xsubmit(hart *h, void *ctx, const hart_insn *d)
 {
     rt_unit *u = ctx;
     unsigned rd = d->rd;
     uint64_t a = hart_x(h, d->rs1);
-    normalize(u);
     if (!(u->rtcap & RTCAP_DESCQ_MASK)) { /* RT 9: unsupported feature */
         rt_record_error(u, RT_EC_UNSUPPORTED);
         hart_illegal(h, d);
@@ -169,13 +172,9 @@ void rt_exec_xsubmit(hart *h, void *ctx, const hart_insn *d)
                        ? (unsigned)(u->rtconf2 & RTCONF2_EPS_SCALE_MASK)
                        : (unsigned)((u->rtcfg & RTCFG_EPS_DFLT_MASK) >> RTCFG_EPS_DFLT_SHIFT);
     job.desc[RES_EPS] = (uint8_t)eps;
-    job.desc[RES_PACK] =
-        (uint8_t)(((opts & RT_OPT_PACK_HINT) || (u->rtcfg & RTCFG_PACK_HINT_DFLT_MASK)) ? 1 : 0);
-    job.desc[RES_PACK + 1] = 0;
-    job.desc[RES_PACK + 2] = 0;
     /* A full queue stalls the hart until the oldest job completes. */
     if (u->njobs == RT_JOBQ_DEPTH) complete_oldest(h, u);
-    job.ticket = u->next_ticket++;
+    job.ticket = issue_ticket(u);
     u->jobs[u->njobs++] = job;
     hart_set_x(h, rd, job.ticket);
 }
@@ -188,7 +187,6 @@ void rt_exec_xfence_wait(hart *h, void *ctx, const hart_insn *d)
 {
     rt_unit *u = ctx;
     uint64_t t = hart_x(h, d->rs1);
-    normalize(u);
     if (t >= u->next_ticket) {
         hart_illegal(h, d);
         return;
@@ -202,10 +200,7 @@ void rt_exec_xfence_wait(hart *h, void *ctx, const hart_insn *d)
 void rt_exec_xfence_signal(hart *h, void *ctx, const hart_insn *d)
 {
     rt_unit *u = ctx;
-    unsigned rd = d->rd;
-    normalize(u);
-    uint64_t t = u->next_ticket++;
-    hart_set_x(h, rd, t);
+    hart_set_x(h, d->rd, issue_ticket(u));
 }
 
 /* xfence.pipe domsel: DOMSEL 3:0 (1-6, 15), bit 4 FF_GLOBAL, bits 11:5 zero (P-70).

@@ -138,7 +138,9 @@ static void reset(hart *h, void *ctx)
     u->rtnode = RTNODE_RESET;
     u->rttri = RTTRI_RESET;
     u->rtuv = RTUV_RESET;
-    /* Offload state: reset discards queued jobs; tickets restart at 1. */
+    /* Offload state: reset discards queued jobs and tickets restart at 1 (Q-80), so the
+     * tickets of the queue increase from 1 again.
+     * REQ: RT-118 RT-122 */
     u->next_ticket = 1;
     u->njobs = 0;
 }

@@ -136,10 +136,8 @@ RVTEST_CODE_BEGIN
 
     .align 2
 trap:
-    csrr s2, mcause
-    csrr t0, mscratch
-    csrw mepc, t0
-    mret
+    TRAP_RECORD
+    TRAP_RESUME
 RVTEST_CODE_END
 RVTEST_DATA_BEGIN
     .align 3

@@ -48,12 +48,8 @@ RVTEST_CODE_BEGIN
 
     .align 2
 handler:
-    csrr s2, mcause
-    csrr s3, mtval
-    csrr s4, mepc
-    csrr t0, mscratch
-    csrw mepc, t0
-    mret
+    TRAP_RECORD
+    TRAP_RESUME
 
     .align 12
 func:                           /* alone on its 4 KiB page */

@@ -112,9 +112,7 @@ s_body:
     .option push
     .option norvc /* from here on: whole pages of 4-byte instructions, 4-byte padding */
 handler:
-    csrr s2, mcause
-    csrr s3, mtval
-    csrr s4, mepc
+    TRAP_RECORD
     li t0, 9
     bne s2, t0, resume_s
     li t0, 1

@@ -57,13 +57,8 @@ RVTEST_CODE_BEGIN
 
     .align 2
 handler:
-    csrr s2, mcause
-    csrr s3, mtval
-    li t0, 0x1800
-    csrs mstatus, t0
-    csrr t0, mscratch
-    csrw mepc, t0
-    mret
+    TRAP_RECORD
+    TRAP_RESUME_M
 RVTEST_CODE_END
 RVTEST_DATA_BEGIN
     .align 3

@@ -92,13 +92,8 @@ RVTEST_CODE_BEGIN
 
     .align 2
 mhandler:
-    csrr s2, mcause
-    csrr s4, mepc
-    li t0, 0x1800
-    csrs mstatus, t0
-    csrr t0, mscratch
-    csrw mepc, t0
-    mret
+    TRAP_RECORD
+    TRAP_RESUME_M
 
     .align 2
 shandler:

@@ -75,9 +75,7 @@ s_body:
 
     .align 2
 handler:
-    csrr s2, mcause
-    csrr s3, mtval
-    csrr s4, mepc
+    TRAP_RECORD
     la t0, m_record
     sd s2, 0(t0)
     csrr t0, sscratch

@@ -80,15 +80,9 @@ RVTEST_CODE_BEGIN
 
     .align 2
 handler:
-    csrr s2, mcause
-    csrr s3, mtval
-    csrr s4, mepc
+    TRAP_RECORD
     csrr s5, mstatus
-    li t0, 0x1800
-    csrs mstatus, t0            /* MPP = M: resume in machine mode */
-    csrr t0, mscratch
-    csrw mepc, t0
-    mret
+    TRAP_RESUME_M
 
     .align 2
 resume_handler:                 /* past the trapping ecall, still in M mode, no mret */

@@ -54,15 +54,9 @@ RVTEST_CODE_BEGIN
 
     .align 2
 handler:
-    csrr s2, mcause
-    csrr s3, mtval
-    csrr s4, mepc
+    TRAP_RECORD
     csrr s5, mstatus
-    li t0, 0x1800
-    csrs mstatus, t0
-    csrr t0, mscratch
-    csrw mepc, t0
-    mret
+    TRAP_RESUME_M
 RVTEST_CODE_END
 RVTEST_DATA_BEGIN
 RVTEST_DATA_END

@@ -52,9 +52,7 @@ RVTEST_CODE_BEGIN
 /* Expected traps resume at the address left in mscratch. */
     .align 2
 trap:
-    csrr t0, mscratch
-    csrw mepc, t0
-    mret
+    TRAP_RESUME
 RVTEST_CODE_END
 RVTEST_DATA_BEGIN
     .align 4
