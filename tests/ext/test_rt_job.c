@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -39,7 +40,8 @@ typedef struct {
     uint8_t ram[RAM_SIZE];
     unsigned loads, stores;
     unsigned ray_loads; /* loads of the ray buffer (RAYS, 8 slots of up to 32 bytes) */
-    unsigned maps;      /* map calls: reads through the mapped read path */
+    atomic_uint maps;   /* map calls: reads through the mapped read path (atomic: a split
+                           job's threads call map at once) */
 } fake;
 
 static fake F;

@@ -67,8 +67,12 @@ typedef struct {
     bool oob_zero;               /* in: SVMMODE.BOUND_CHECK && SVMMODE.ALLOW_OOB_ZERO */
     bool map_only;               /* in: read through mem->map only (a split job's tracer thread) */
     const uint64_t (*forbid)[2]; /* in (map_only): nforbid address ranges [lo, hi) the
-                                    fetch must not read (what a split job writes) */
+                                    fetch must not read (what a split job writes), sorted
+                                    by lo */
     unsigned nforbid;
+    uint64_t clear[2];   /* in (map_only, optional): a range [lo, hi) known to overlap no
+                            forbidden range (a split job's ray slots): a fetch inside it
+                            skips the check */
     bool declined;       /* out (map_only): a record map() could not serve, or one that
                             overlaps a forbidden range; the fetch read nothing, failed with
                             RT_FETCH_ACCESS and decided nothing */

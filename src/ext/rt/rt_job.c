@@ -31,7 +31,17 @@ void rt_job_decode(const uint8_t desc[RT_DESC_BYTES], rt_job_desc *jd)
  * host pointer to its triangles. Each entry holds its own tag (address and generation;
  * rt_node4w.cache_addr/cache_gen for a node), so that a visit reads one place. The
  * traversal reads an entry in place. A table that keeps evicting entries of the same job
- * (a BVH larger than the table) doubles, up to CACHE_MAX_BITS, between two rays. */
+ * (a BVH larger than the table) doubles, up to CACHE_MAX_BITS, between two rays of a job
+ * on one thread, between two jobs otherwise.
+ *
+ * One table serves every thread of a split job (a second thread filling a table of its
+ * own decoded each node again per job: bench/README.md "Two threads: one node cache").
+ * An entry is written at most once per generation, so a published entry stays as it is
+ * while other threads read it: its tag's gen is claimed (gen + 1, "being filled") by one
+ * thread, which writes the address and the entry and then publishes gen (release); a
+ * reader checks gen (acquire) before the address. A slot that holds another entry of
+ * the generation or is being filled is not replaced: the node is decoded into the
+ * thread's spill and counted as an eviction. Generations are even (0: never filled). */
 typedef struct {
     _Alignas(32) uint64_t addr; /* the TriRange's (tag) */
     const uint8_t *tris;        /* host pointer to triangle `first` (count * 36 bytes, FP32) */
@@ -39,43 +49,44 @@ typedef struct {
     uint32_t first, count;
 } leaf_ent;
 
-/* One per thread, each on cache lines of its own: a thread writes its table's bookkeeping
- * (evict, lo, hi) while the others read theirs at every node visit. */
+/* The engine's table, or a tracer's view of it (the same tables, with the tracer's own
+ * bookkeeping: evict, lo, hi; a view does not grow). */
 typedef struct {
     _Alignas(128) rt_node4w *node; /* 2^bits entries */
     leaf_ent *leaf;                /* 2^(bits+1) entries */
     uint64_t mask, lmask;
-    unsigned bits;
+    unsigned bits, max_bits;
     uint32_t gen;
-    uint64_t evict;  /* entries of this generation replaced by another address */
+    uint64_t evict;  /* entries of this generation not kept: their slot held another */
     uint64_t lo, hi; /* address range of the records cached in this generation */
 } node_cache;
 
 #define RT_JOB_MAX_THREADS 64u
 #define CACHE_MIN_BITS     12u
-#define CACHE_MAX_BITS     17u
+/* An engine with workers starts larger: its table grows only between jobs. */
+#define CACHE_SPLIT_BITS 15u
+#define CACHE_MAX_BITS   17u
 
 typedef struct ray_out ray_out;
 typedef struct split_job split_job;
-
+/* A ring block's flag, on a cache line of its own: the appending thread polls the flag of
+ * the next block while other threads publish theirs. */
 typedef struct {
-    struct rt_job_engine *e;
-    unsigned t;
-} worker_arg;
+    _Alignas(64) _Atomic uint64_t v;
+} ready_flag;
 
-/* Besides the caches, a pool of threads - 1 workers that stay between jobs: a split job
+/* Besides the cache, a pool of threads - 1 workers that stay between jobs: a split job
  * wakes them and waits until every one of them is back. */
 struct rt_job_engine {
     unsigned threads; /* tracing threads: the caller's and the workers */
-    node_cache cache[RT_JOB_MAX_THREADS];
-    ray_out *ring; /* a split job's traced results not yet appended (ring_blocks blocks) */
-    _Atomic uint64_t *ready; /* per ring block: b + 1 once block b's results are in it */
+    node_cache cache;
+    ray_out *ring;     /* a split job's traced results not yet appended (ring_blocks blocks) */
+    ready_flag *ready; /* per ring block: b + 1 once block b's results are in it */
     uint64_t ring_blocks;
     bool pool; /* mu, wake and back exist */
     pthread_mutex_t mu;
     pthread_cond_t wake, back;
     pthread_t tid[RT_JOB_MAX_THREADS];
-    worker_arg arg[RT_JOB_MAX_THREADS];
     unsigned workers, running;
     uint64_t seq; /* split jobs handed to the workers */
     split_job *job;
@@ -84,16 +95,47 @@ struct rt_job_engine {
 
 static void cache_new_gen(node_cache *nc)
 {
-    if (++nc->gen == 0) {
+    nc->gen += 2;
+    if (nc->gen == 0) {
         for (uint64_t i = 0; i <= nc->mask; i++)
             nc->node[i].cache_gen = 0;
         for (uint64_t i = 0; i <= nc->lmask; i++)
             nc->leaf[i].gen = 0;
-        nc->gen = 1;
+        nc->gen = 2;
     }
     nc->lo = UINT64_MAX;
     nc->hi = 0;
     nc->evict = 0;
+}
+
+/* A slot's tag is its generation word and its address (rt_node4w.cache_gen/cache_addr
+ * for a node, leaf_ent.gen/addr for a leaf), both plain fields: the generation word is accessed
+ * atomically while a split job's threads share the table, the address is written before
+ * the generation is published and read after it is seen. */
+
+/* Whether the slot of tag (gen, addr) holds the entry of address a of generation g. */
+static inline bool slot_has(const uint32_t *gen, const uint64_t *addr, uint32_t g, uint64_t a)
+{
+    return __atomic_load_n(gen, __ATOMIC_ACQUIRE) == g && *addr == a;
+}
+
+/* Claims the slot of generation word gen for an entry of this generation (then
+ * slot_publish); false when it holds one already or another thread is filling it. */
+static bool slot_claim(node_cache *nc, uint32_t *gen)
+{
+    uint32_t old = __atomic_load_n(gen, __ATOMIC_RELAXED);
+    if (old != nc->gen && old != nc->gen + 1 &&
+        __atomic_compare_exchange_n(gen, &old, nc->gen + 1, false, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED))
+        return true;
+    nc->evict++;
+    return false;
+}
+
+static void slot_publish(const node_cache *nc, uint32_t *gen, uint64_t *addr, uint64_t a)
+{
+    *addr = a;
+    __atomic_store_n(gen, nc->gen, __ATOMIC_RELEASE);
 }
 
 static void cache_free(node_cache *nc)
@@ -107,6 +149,7 @@ static bool cache_init(node_cache *nc, unsigned bits)
 {
     cache_free(nc);
     nc->bits = bits;
+    nc->max_bits = CACHE_MAX_BITS;
     nc->mask = (UINT64_C(1) << bits) - 1;
     nc->lmask = (UINT64_C(2) << bits) - 1;
     nc->node = aligned_alloc(64, (nc->mask + 1) * sizeof *nc->node);
@@ -121,19 +164,12 @@ static bool cache_init(node_cache *nc, unsigned bits)
     return true;
 }
 
-/* Between two rays: a table too small for the BVH (it evicted more entries than it
- * holds) is replaced by one twice as large holding the same entries; if that fails the
- * old one stays. */
-static void cache_grow(node_cache *nc);
-static inline void cache_fit(node_cache *nc)
-{
-    if (nc->evict <= nc->mask + 1 || nc->bits >= CACHE_MAX_BITS) return;
-    cache_grow(nc);
-}
-static void cache_grow(node_cache *nc)
+/* Replaces the table by one of 2^bits entries holding the same entries; if that fails
+ * the old one stays. No other thread may use it meanwhile. */
+static void cache_grow(node_cache *nc, unsigned bits)
 {
     node_cache big = {0};
-    if (!cache_init(&big, nc->bits + 1)) {
+    if (!cache_init(&big, bits)) {
         nc->evict = 0;
         return;
     }
@@ -149,6 +185,24 @@ static void cache_grow(node_cache *nc)
     *nc = big;
 }
 
+/* Between two rays of a job on one thread: a table too small for the BVH (it evicted
+ * more entries than it holds) doubles. */
+static inline void cache_fit(node_cache *nc)
+{
+    if (nc->evict <= nc->mask + 1 || nc->bits >= nc->max_bits) return;
+    cache_grow(nc, nc->bits + 1);
+}
+
+/* After a split job (no tracer running): the table grows to as many entries as the job
+ * evicted, which the next job then finds. */
+static void cache_fit_job(node_cache *nc)
+{
+    unsigned bits = nc->bits;
+    while (bits < nc->max_bits && nc->evict > (UINT64_C(1) << bits))
+        bits++;
+    if (bits > nc->bits) cache_grow(nc, bits);
+}
+
 unsigned rt_job_engine_threads(const rt_job_engine *e)
 {
     return e->threads;
@@ -160,8 +214,9 @@ typedef struct {
     const rt_job_mem *m;
     rt_job_result *r;
     node_cache *nc;
-    rt_fetch fetch; /* rays and BVH records (SVMEM rules, rt_fetch.h); map_only in a tracer
-                       thread of a split job */
+    rt_fetch fetch;     /* rays and BVH records (SVMEM rules, rt_fetch.h); map_only in a tracer
+                           thread of a split job */
+    rt_node4w spill[2]; /* a node visited but not kept in the cache */
 } job_ctx;
 
 /* REQ: RT-089 RT-096 */
@@ -254,23 +309,23 @@ static void cache_range(node_cache *nc, uint64_t a, uint64_t n)
 }
 
 /* The decoded node (nn tiles) at a, from the cache or fetched (rt_fetch.h: alignment,
- * faults and OOB-zero) and decoded; *w0 and (Node8) *w1 point into the cache. A job's
- * nodes all have the same tile count, so a cached address passed the same alignment
- * check when it was fetched. A tile that read as zero (OOB-zero) is not kept, so every
- * ray that reads it reports INV_MISS. */
+ * faults and OOB-zero) and decoded; *w0 and (Node8) *w1 point into the cache or the
+ * spill. A job's nodes all have the same tile count, so a cached address passed the same
+ * alignment check when it was fetched. A tile that read as zero (OOB-zero) is not kept,
+ * so every ray that reads it reports INV_MISS. */
 /* REQ: RT-033 RT-038 */
 static bool node_get(job_ctx *c, uint64_t a, unsigned nn, const rt_node4w **w0,
                      const rt_node4w **w1)
 {
     node_cache *nc = c->nc;
     uint64_t i0 = (a >> 6) & nc->mask, i1 = ((a >> 6) + 1) & nc->mask;
-    *w0 = &nc->node[i0];
-    if (nc->node[i0].cache_gen == nc->gen && nc->node[i0].cache_addr == a) {
+    if (slot_has(&nc->node[i0].cache_gen, &nc->node[i0].cache_addr, nc->gen, a)) {
+        *w0 = &nc->node[i0];
         if (nn == 1) return true;
         *w1 = &nc->node[i1];
-        if (nc->node[i1].cache_gen == nc->gen && nc->node[i1].cache_addr == a + 64) return true;
+        if (slot_has(&nc->node[i1].cache_gen, &nc->node[i1].cache_addr, nc->gen, a + 64))
+            return true;
     }
-    *w1 = &nc->node[i1];
     uint8_t tiles[128];
     bool inv = c->fetch.inv_miss;
     c->fetch.inv_miss = false;
@@ -279,11 +334,14 @@ static bool node_get(job_ctx *c, uint64_t a, unsigned nn, const rt_node4w **w0,
     c->fetch.inv_miss |= inv;
     if (!fetched(c, st)) return false;
     for (unsigned k = 0; k < nn; k++) {
-        rt_node4w *e = &nc->node[k ? i1 : i0];
-        if (e->cache_gen == nc->gen) nc->evict++;
-        rt_node4w_decode(tiles + 64 * k, e);
-        e->cache_addr = a + 64u * k;
-        e->cache_gen = zeroed ? 0u : nc->gen;
+        rt_node4w *w = &nc->node[k ? i1 : i0];
+        if (!slot_has(&w->cache_gen, &w->cache_addr, nc->gen, a + 64u * k)) {
+            bool keep = !zeroed && slot_claim(nc, &w->cache_gen);
+            if (!keep) w = &c->spill[k];
+            rt_node4w_decode(tiles + 64 * k, w);
+            if (keep) slot_publish(nc, &w->cache_gen, &w->cache_addr, a + 64u * k);
+        }
+        *(k ? w1 : w0) = w;
     }
     cache_range(nc, a, 64u * nn);
     return true;
@@ -375,7 +433,7 @@ static bool leaf(job_ctx *c, const trav_cfg *k, const rt_leaf_ray *lr, uint64_t 
     node_cache *nc = c->nc;
     const rt_ray_pre *p = lr->p;
     uint64_t li = (tr_addr >> 4) & nc->lmask;
-    if (nc->leaf[li].gen == nc->gen && nc->leaf[li].addr == tr_addr) {
+    if (slot_has(&nc->leaf[li].gen, &nc->leaf[li].addr, nc->gen, tr_addr)) {
         const leaf_ent *le = &nc->leaf[li];
         if (!spend(c, le->count)) return false;
         rt_leaf_mem(lr, le->tris, le->first, le->count, best);
@@ -401,9 +459,12 @@ static bool leaf(job_ctx *c, const trav_cfg *k, const rt_leaf_ray *lr, uint64_t 
         ok = fetched(
             c, rt_leaf_closest(&src, tr.first, tr.count, p, k->cull, k->eps, k->any, best, &done));
     c->fetch.inv_miss |= inv;
-    if (!ok || !tp) return ok;
-    if (nc->leaf[li].gen == nc->gen) nc->evict++;
-    nc->leaf[li] = (leaf_ent){tr_addr, tp, nc->gen, tr.first, tr.count};
+    if (!ok || !tp || !slot_claim(nc, &nc->leaf[li].gen)) return ok;
+    leaf_ent *fill = &nc->leaf[li];
+    fill->tris = tp;
+    fill->first = tr.first;
+    fill->count = tr.count;
+    slot_publish(nc, &fill->gen, &fill->addr, tr_addr);
     cache_range(nc, tr_addr, 16);
     if (bytes) cache_range(nc, start, bytes);
     return true;
@@ -495,7 +556,7 @@ traverse_as(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hit *best, 
             const rt_node4w *w[2];
             w[0] = &node[(addr >> 6) & cmask];
             /* node_get's cache hit, inline */
-            if (nn != 1 || w[0]->cache_addr != addr || w[0]->cache_gen != gen)
+            if (nn != 1 || !slot_has(&w[0]->cache_gen, &w[0]->cache_addr, gen, addr))
                 if (!node_get(c, addr, nn, &w[0], &w[1])) return false;
             float tn[8], tf[8];
             uint8_t order[8];
@@ -593,17 +654,28 @@ static unsigned effective_dom(const rt_job_desc *jd, const cap_snap *s)
     return dom == RT_DOM_DEFAULT ? RT_DOM_CPU : dom;
 }
 
-/* One ray's outcome: what emit() appends for it, computed by the thread that traced it. */
+/* One ray's outcome: what emit() appends for it, computed by the thread that traced it.
+ * 24 bytes: a split job's traced rays cross from core to core through the ring in these. */
 enum { OUT_MASKED, OUT_MISS, OUT_HIT, OUT_FAULT };
 struct ray_out {
     uint8_t kind;
-    bool trap;              /* OUT_HIT: its flags include an exception enabled in the snapshot */
-    rt_job_status status;   /* OUT_FAULT: why the ray could not be traced */
-    num_flags flags;        /* OUT_HIT: of rounding t, u, v */
-    uint32_t prim, t, u, v; /* OUT_HIT: the entry's fields (t, u, v in the element format) */
-    uint64_t fault_addr;    /* OUT_FAULT */
-    uint64_t events;        /* CAP.XMEM.EVENTS of the ray's fetches */
+    bool trap;       /* OUT_HIT: its flags include an exception enabled in the snapshot */
+    uint8_t events;  /* CAP.XMEM.EVENTS of the ray's fetches (INV_MISS, bit 0, is the only
+                        event a ray's tracing reports) */
+    num_flags flags; /* OUT_HIT: of rounding t, u, v */
+    union {
+        struct {
+            uint32_t prim, t, u, v; /* OUT_HIT: the entry's fields (t, u, v in the element
+                                       format) */
+        };
+        struct {
+            rt_job_status status; /* OUT_FAULT: why the ray could not be traced */
+            uint64_t fault_addr;
+        };
+    };
 };
+_Static_assert(CAP_XMEM_EVENTS_INV_MISS_MASK <= UINT8_MAX, "ray_out.events holds INV_MISS");
+_Static_assert(sizeof(ray_out) == 24, "ray_out is 24 bytes");
 
 /* The hit or miss of a traced ray: t, u, v rounded once to the element format under the
  * snapshot's policy (rt_result_encode). */
@@ -687,11 +759,13 @@ struct split_job {
     uint64_t lanes_off;
     bool oob_zero;
     uint64_t wr[5][2]; /* what the job writes */
+    uint64_t rays[2];  /* the ray slots, apart from wr */
     uint64_t ring;     /* blocks in the ring (eng->ring_blocks) */
     /* Each on a cache line of its own (written by different threads). */
     _Alignas(128) atomic_uint_fast64_t next;     /* the next block to trace */
     _Alignas(128) atomic_uint_fast64_t appended; /* blocks appended: their ring slots are free */
     _Alignas(128) atomic_bool stop;              /* the job ended, or a tracer declined */
+    atomic_uint_fast64_t evict;                  /* the workers' cache evictions */
 };
 
 /* A tracer thread's state. It reads private copies of what it consults at every ray or
@@ -701,6 +775,7 @@ struct split_job {
  * stack, and a reader on another core would then miss that line again and again. */
 typedef struct {
     _Alignas(128) job_ctx c;
+    node_cache view; /* of the engine's table */
     rt_job_result scratch;
     trav_cfg k;
     cap_snap s;
@@ -710,10 +785,11 @@ typedef struct {
     uint64_t wr[5][2];
 } tracer;
 
-static void tracer_init(tracer *tr, split_job *sj, unsigned t)
+static void tracer_init(tracer *tr, split_job *sj)
 {
-    node_cache *nc = &sj->eng->cache[t];
-    cache_new_gen(nc);
+    tr->view = sj->eng->cache;
+    tr->view.max_bits = tr->view.bits;
+    tr->view.evict = 0;
     tr->k = *sj->k;
     tr->s = *sj->s;
     tr->m = *sj->m;
@@ -722,17 +798,20 @@ static void tracer_init(tracer *tr, split_job *sj, unsigned t)
     tr->ray_cap = sj->rq->cap;
     tr->lanes_off = sj->lanes_off;
     memcpy(tr->wr, sj->wr, sizeof tr->wr);
-    tr->c = (job_ctx){&tr->m, &tr->scratch, nc,
-                      (rt_fetch){.mem = &tr->m,
-                                 .oob_zero = sj->oob_zero,
-                                 .map_only = true,
-                                 .forbid = (const uint64_t(*)[2])tr->wr,
-                                 .nforbid = 5}};
+    tr->c = (job_ctx){.m = &tr->m,
+                      .r = &tr->scratch,
+                      .nc = &tr->view,
+                      .fetch = (rt_fetch){.mem = &tr->m,
+                                          .oob_zero = sj->oob_zero,
+                                          .map_only = true,
+                                          .forbid = (const uint64_t(*)[2])tr->wr,
+                                          .nforbid = 5,
+                                          .clear = {sj->rays[0], sj->rays[1]}}};
 }
 
 static bool block_ready(split_job *sj, uint64_t b)
 {
-    return atomic_load_explicit(&sj->eng->ready[b % sj->ring], memory_order_acquire) == b + 1;
+    return atomic_load_explicit(&sj->eng->ready[b % sj->ring].v, memory_order_acquire) == b + 1;
 }
 
 /* Traces block b into its ring slot and publishes it; false when the tracer declined (the
@@ -764,9 +843,9 @@ static bool trace_block(split_job *sj, tracer *tr, uint64_t b)
             o->status = tr->scratch.status != RT_JOB_OK ? tr->scratch.status : RT_JOB_MEM_FAULT;
             o->fault_addr = tr->scratch.fault_addr;
         }
-        o->events = tr->scratch.events;
+        o->events = (uint8_t)tr->scratch.events;
     }
-    atomic_store_explicit(&sj->eng->ready[b % sj->ring], b + 1, memory_order_release);
+    atomic_store_explicit(&sj->eng->ready[b % sj->ring].v, b + 1, memory_order_release);
     return true;
 }
 
@@ -784,11 +863,11 @@ __attribute__((noinline)) static void spin_pause(unsigned *spins)
 
 /* A worker's share of a split job: blocks until none is left, the job stops, or it
  * declines. */
-static void split_work(split_job *sj, unsigned t)
+static void split_work(split_job *sj)
 {
     int mode = rt_rne_enter();
     tracer tr;
-    tracer_init(&tr, sj, t);
+    tracer_init(&tr, sj);
     while (!atomic_load(&sj->stop)) {
         uint64_t b = atomic_fetch_add(&sj->next, 1);
         if (b * SPLIT_BLOCK >= sj->n) break;
@@ -803,6 +882,7 @@ static void split_work(split_job *sj, unsigned t)
             }
         if (!wait_ok || !trace_block(sj, &tr, b)) break;
     }
+    atomic_fetch_add(&sj->evict, tr.view.evict);
     rt_rne_leave(mode);
 }
 
@@ -811,8 +891,10 @@ static void split_work(split_job *sj, unsigned t)
 static bool ring_fit(rt_job_engine *e, uint64_t blocks)
 {
     if (e->ring_blocks >= blocks) return true;
-    ray_out *ring = malloc((size_t)blocks * SPLIT_BLOCK * sizeof *ring);
-    _Atomic uint64_t *ready = malloc((size_t)blocks * sizeof *ready);
+    /* Blocks of whole cache lines (32 * 24 bytes): two threads writing neighbouring blocks
+     * never share a line. */
+    ray_out *ring = aligned_alloc(64, (size_t)blocks * SPLIT_BLOCK * sizeof *ring);
+    ready_flag *ready = aligned_alloc(64, (size_t)blocks * sizeof *ready);
     if (!ring || !ready) {
         free(ring);
         free(ready);
@@ -831,8 +913,7 @@ static bool ring_fit(rt_job_engine *e, uint64_t blocks)
 /* REQ: RT-123 */
 static void *worker_main(void *arg)
 {
-    worker_arg *a = arg;
-    rt_job_engine *e = a->e;
+    rt_job_engine *e = arg;
     uint64_t seen = 0;
     pthread_mutex_lock(&e->mu);
     for (;;) {
@@ -842,7 +923,7 @@ static void *worker_main(void *arg)
         seen = e->seq;
         split_job *sj = e->job;
         pthread_mutex_unlock(&e->mu);
-        split_work(sj, a->t);
+        split_work(sj);
         pthread_mutex_lock(&e->mu);
         if (--e->running == 0) pthread_cond_signal(&e->back);
     }
@@ -874,12 +955,12 @@ rt_job_engine *rt_job_engine_new(unsigned threads)
 {
     if (threads == 0) threads = 1;
     if (threads > RT_JOB_MAX_THREADS) threads = RT_JOB_MAX_THREADS;
-    /* sizeof *e is a multiple of its alignment (the per-thread caches' 128 bytes). */
+    /* sizeof *e is a multiple of its alignment (the cache's 128 bytes). */
     rt_job_engine *e = aligned_alloc(_Alignof(rt_job_engine), sizeof *e);
     if (!e) return NULL;
     memset(e, 0, sizeof *e);
     e->threads = 1;
-    if (!cache_init(&e->cache[0], CACHE_MIN_BITS)) {
+    if (!cache_init(&e->cache, threads > 1 ? CACHE_SPLIT_BITS : CACHE_MIN_BITS)) {
         rt_job_engine_free(e);
         return NULL;
     }
@@ -898,9 +979,7 @@ rt_job_engine *rt_job_engine_new(unsigned threads)
     }
     e->pool = true;
     for (unsigned t = 1; t < threads; t++) {
-        if (!cache_init(&e->cache[t], CACHE_MIN_BITS)) break;
-        e->arg[t] = (worker_arg){e, t};
-        if (pthread_create(&e->tid[t], NULL, worker_main, &e->arg[t]) != 0) break;
+        if (pthread_create(&e->tid[t], NULL, worker_main, e) != 0) break;
         e->workers++;
         e->threads++;
     }
@@ -921,8 +1000,7 @@ void rt_job_engine_free(rt_job_engine *e)
         pthread_cond_destroy(&e->wake);
         pthread_mutex_destroy(&e->mu);
     }
-    for (unsigned t = 0; t < RT_JOB_MAX_THREADS; t++)
-        cache_free(&e->cache[t]);
+    cache_free(&e->cache);
     free(e->ring);
     free(e->ready);
     free(e);
@@ -931,6 +1009,19 @@ void rt_job_engine_free(rt_job_engine *e)
 static bool overlaps(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
 {
     return a0 < b1 && b0 < a1;
+}
+
+/* Ranges [lo, hi) by their lower bound (rt_fetch.forbid's order). */
+static void ranges_sort(uint64_t (*r)[2], unsigned n)
+{
+    for (unsigned i = 1; i < n; i++)
+        for (unsigned j = i; j > 0 && r[j][0] < r[j - 1][0]; j--) {
+            uint64_t t0 = r[j][0], t1 = r[j][1];
+            r[j][0] = r[j - 1][0];
+            r[j][1] = r[j - 1][1];
+            r[j - 1][0] = t0;
+            r[j - 1][1] = t1;
+        }
 }
 
 /* Appends rays *j .. end-1 of the job from their traced results o; false when the job
@@ -958,7 +1049,7 @@ static uint32_t split_run(split_job *sj, job_ctx *c, queue *rq, queue *hq, queue
 {
     rt_job_engine *eng = sj->eng;
     tracer tr;
-    tracer_init(&tr, sj, 0);
+    tracer_init(&tr, sj);
     pool_start(eng, sj);
     uint32_t j = 0;
     unsigned spins = 0;
@@ -987,6 +1078,7 @@ static uint32_t split_run(split_job *sj, job_ctx *c, queue *rq, queue *hq, queue
     }
     atomic_store(&sj->stop, true);
     pool_wait(eng);
+    eng->cache.evict += tr.view.evict + atomic_load(&sj->evict);
     /* After a tracer declined: the blocks completed before it, in order. */
     while (!*ended && j < sj->n && block_ready(sj, j / SPLIT_BLOCK)) {
         uint32_t end = j + SPLIT_BLOCK < sj->n ? j + SPLIT_BLOCK : sj->n;
@@ -1034,7 +1126,7 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
         r->status = RT_JOB_MEM_FAULT; /* no engine: the host is out of memory */
         return;
     }
-    node_cache *nc = &eng->cache[0];
+    node_cache *nc = &eng->cache;
     cache_new_gen(nc);
     job_ctx c = {.m = m, .r = r, .nc = nc};
     uint64_t xcap = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_CAP);
@@ -1107,21 +1199,27 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
                                {mq.desc, mq.desc + 8},
                                {hq.base, hq.base + (uint64_t)hq.cap * RT_HIT_BYTES},
                                {mq.base, mq.base + (uint64_t)mq.cap * RT_MISS_BYTES}}};
+        ranges_sort(sj.wr, 5);
         uint64_t rays_end = rq.base + (uint64_t)rq.cap * rsz;
         bool rays_apart = true;
         for (unsigned w = 0; w < 5; w++)
             rays_apart &= !overlaps(rq.base, rays_end, sj.wr[w][0], sj.wr[w][1]);
         if (rays_apart) {
+            sj.rays[0] = rq.base;
+            sj.rays[1] = rays_end;
             uint64_t blocks = ((uint64_t)n + SPLIT_BLOCK - 1) / SPLIT_BLOCK;
             ring_fit(eng, blocks < SPLIT_RING_MAX ? blocks : SPLIT_RING_MAX);
             sj.ring = eng->ring_blocks;
             for (uint64_t b = 0; b < sj.ring && b < blocks; b++)
-                atomic_init(&eng->ready[b], 0);
+                atomic_init(&eng->ready[b].v, 0);
             atomic_init(&sj.next, 0);
             atomic_init(&sj.appended, 0);
             atomic_init(&sj.stop, false);
+            atomic_init(&sj.evict, 0);
             j = split_run(&sj, &c, &rq, &hq, &mq, &ended);
-            /* The caller's cache was filled by its tracer; what follows reads again. */
+            /* The tracers kept no address range for the job's stores to check: what
+             * follows reads again. */
+            cache_fit_job(nc);
             cache_new_gen(nc);
         }
     }
