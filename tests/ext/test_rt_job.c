@@ -12,12 +12,15 @@
  *     clockwise (a back face, Q-74).
  *   prim 1 "B": v0 (0,0,3) v1 (0,4,3) v2 (4,0,3): point (4v, 4u, 3), so u = y/4, v = x/4.
  *     Normal (0,0,-16): counter-clockwise seen from below (a front face). */
+#include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -266,6 +269,23 @@ static rt_job_result run_job(const rt_job_desc *jd, unsigned pet, const rt_job_m
     return res;
 }
 
+/* The job jd under snapshot s through m, which must complete (RT_JOB_OK). */
+static rt_job_result run_snap_ok(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m)
+{
+    rt_job_result res;
+    rt_job_run(jd, s, m, &res);
+    assert_int_equal(res.status, RT_JOB_OK);
+    return res;
+}
+
+/* run_job, and the job must complete. */
+static rt_job_result run_ok(const rt_job_desc *jd, unsigned pet, const rt_job_mem *m)
+{
+    cap_snap s;
+    snap(&s, pet);
+    return run_snap_ok(jd, &s, m);
+}
+
 /* The usual job: nrays rays queued (ray queue TAIL = nrays), the descriptor of desc(opts),
  * FP32 records, plain loads. */
 static rt_job_result run_rays(uint32_t nrays, uint32_t opts)
@@ -274,6 +294,14 @@ static rt_job_result run_rays(uint32_t nrays, uint32_t opts)
     rt_job_desc jd;
     desc(&jd, opts);
     return run_job(&jd, CAP_T_FP32, &MEM);
+}
+
+/* run_rays, and the job must complete. */
+static rt_job_result run_rays_ok(uint32_t nrays, uint32_t opts)
+{
+    rt_job_result res = run_rays(nrays, opts);
+    assert_int_equal(res.status, RT_JOB_OK);
+    return res;
 }
 
 static void check_hit(unsigned slot, uint32_t ray, uint32_t prim, uint32_t t, uint32_t u,
@@ -300,8 +328,7 @@ static void test_closest_hit(void **st)
     ray32(2, 1, 2, 4, 1, 0, 100);   /* B is behind (t = -1); A at t 1: u = 1/4, v = 2/4 */
     ray32(3, 1, 2, 0, 1, 0, 2);     /* both beyond tmax 2: miss */
     ray32(4, 1, 2, 0, 1, 4, 100);   /* tmin 4 excludes B: A at t 5 */
-    rt_job_result res = run_rays(5, 0);
-    assert_int_equal(res.status, RT_JOB_OK);
+    rt_job_result res = run_rays_ok(5, 0);
     assert_int_equal(res.rays, 5);
     assert_int_equal(res.hits, 3);
     assert_int_equal(res.misses, 2);
@@ -376,8 +403,7 @@ static void test_trirange_bounds(void **st)
             for (unsigned i = 0; i < 2; i++)
                 ray32(i, 1, 2, k ? 10.0f : 0.0f, k ? -1.0f : 1.0f, 0, 100);
             w(QRAY + 4, 4, 2);
-            res = run_job(&jd, CAP_T_FP32, mapped ? &MEM_MAPPED : &MEM);
-            assert_int_equal(res.status, RT_JOB_OK);
+            res = run_ok(&jd, CAP_T_FP32, mapped ? &MEM_MAPPED : &MEM);
             assert_int_equal(res.hits, 2);
             for (unsigned i = 0; i < 2; i++)
                 if (k)
@@ -419,8 +445,7 @@ static void test_any_hit_and_cull(void **st)
         setup(8);
         scene_one_leaf();
         ray32(0, 1, 2, cases[i].oz, 1, 0, 100);
-        rt_job_result res = run_rays(1, cases[i].opts);
-        assert_int_equal(res.status, RT_JOB_OK);
+        rt_job_result res = run_rays_ok(1, cases[i].opts);
         assert_int_equal(res.hits, cases[i].hit ? 1 : 0);
         assert_int_equal(res.misses, cases[i].hit ? 0 : 1);
         if (cases[i].hit) {
@@ -446,8 +471,7 @@ static void test_tri_buf(void **st)
     rt_job_desc jd;
     desc(&jd, 0);
     jd.tri_buf = TRIS2;
-    rt_job_result res = run_job(&jd, CAP_T_FP32, &MEM);
-    assert_int_equal(res.status, RT_JOB_OK);
+    run_ok(&jd, CAP_T_FP32, &MEM);
     check_hit(0, 0, 1, f32(2.0f), f32(0.5f), f32(0.25f));
 }
 
@@ -460,10 +484,9 @@ static void test_wraparound(void **st)
     scene_two_levels();
     queue(QRAY, 3, 1, 4, RAYS);
     queue(QHIT, 2, 2, 4, HITS);
-    ray32(3, 1, 2, 0, 1, 0, 100);       /* B t 3 */
-    ray32(0, 1, 2, 4, 1, 0, 100);       /* A t 1 */
-    rt_job_result res = run_rays(1, 0); /* TAIL 1 after HEAD 3 of 4: two rays */
-    assert_int_equal(res.status, RT_JOB_OK);
+    ray32(3, 1, 2, 0, 1, 0, 100);          /* B t 3 */
+    ray32(0, 1, 2, 4, 1, 0, 100);          /* A t 1 */
+    rt_job_result res = run_rays_ok(1, 0); /* TAIL 1 after HEAD 3 of 4: two rays */
     assert_int_equal(res.rays, 2);
     check_hit(2, 3, 1, f32(3.0f), f32(0.5f), f32(0.25f));
     check_hit(3, 0, 0, f32(1.0f), f32(0.25f), f32(0.5f));
@@ -609,9 +632,7 @@ static void test_strict_dom(void **st)
     cap_csr_write(&CS, 0x7ED, 0x3);
     cap_snap s;
     cap_snapshot(&CS, &s);
-    rt_job_result res;
-    rt_job_run(&jd, &s, &MEM, &res);
-    assert_int_equal(res.status, RT_JOB_OK);
+    rt_job_result res = run_snap_ok(&jd, &s, &MEM);
     assert_int_equal(res.mclass, 1);
     assert_int_equal(res.events, 0x80);
 }
@@ -654,8 +675,8 @@ static void test_tri_index_wrap(void **st)
  * inaccessible ray buffer, a TriRange in a hole on the second ray (the first ray's
  * results stay), a hit queue whose entries lie in a hole (the store of the first hit
  * faults), a misaligned root node, a queue with CAP 0 (reported at its descriptor),
- * reserved opts bits, no engine. Memory faults, loads and stores alike, report INV_MISS
- * (Q-58). REQ: RT-089 RT-043 */
+ * a misaligned hit or miss queue base, reserved opts bits, no engine. Memory faults, loads and
+ * stores alike, report INV_MISS (Q-58). REQ: RT-089 RT-043 */
 static void test_faults(void **st)
 {
     (void)st;
@@ -720,6 +741,23 @@ static void test_faults(void **st)
     assert_int_equal(res.status, RT_JOB_BAD_QUEUE);
     assert_int_equal(res.fault_addr, QMISS);
 
+    /* a hit or a miss queue base that is not 4-byte aligned, the other one aligned: a job
+     * fault at that base before any ray is read (Q-61) */
+    for (unsigned k = 0; k < 2; k++) {
+        setup(8);
+        scene_two_levels();
+        ray32(0, 1, 2, 0, 1, 0, 100);
+        w(QRAY + 4, 4, 1);
+        queue(k ? QMISS : QHIT, 0, 0, 8, (k ? MISSES : HITS) + 2);
+        desc(&jd, 0);
+        F.ray_loads = 0;
+        rt_job_run(&jd, &s, &MEM, &res);
+        assert_int_equal(res.status, RT_JOB_MISALIGNED);
+        assert_int_equal(res.fault_addr, (k ? MISSES : HITS) + 2);
+        assert_int_equal(F.ray_loads, 0);
+        assert_int_equal(r(QRAY, 4), 0);
+    }
+
     setup(8);
     F.loads = 0;
     desc(&jd, 1u << 1); /* bit 1 is not defined (Q-81) */
@@ -738,6 +776,46 @@ static void test_faults(void **st)
     assert_int_equal(res.status, RT_JOB_MEM_FAULT);
     assert_int_equal(F.loads + F.stores, 0);
     assert_int_equal(res.rays, 0);
+}
+
+/* The work a job charges to a bounded run (errata P-300, docs/sim.md "Work units"): 1 per
+ * node or leaf entry the traversal visits or pops, 1 per triangle of each TriRange a ray
+ * reaches, before it is tested. The ray at (1, 2) of scene 1 visits the root, N1 and leaf
+ * B (1 triangle, the hit at t 3) and pops leaf A, which no longer overlaps [0, 3]: 5
+ * units. A budget of 4 units ends the job at that ray with RT_JOB_BUDGET. A work-charging
+ * rule (hardening), not an RT requirement. */
+static uint64_t charged_units, charge_limit;
+static bool f_charge(void *ctx, uint64_t units)
+{
+    (void)ctx;
+    charged_units += units;
+    return charged_units > charge_limit; /* true: the budget ran out */
+}
+static const rt_job_mem MEM_CHARGED = {&F, f_load, f_store, NULL, f_charge, NULL};
+static void test_job_charge(void **st)
+{
+    (void)st;
+    for (unsigned limited = 0; limited < 2; limited++) {
+        setup(8);
+        scene_two_levels();
+        ray32(0, 1, 2, 0, 1, 0, 100);
+        w(QRAY + 4, 4, 1);
+        rt_job_desc jd;
+        desc(&jd, 0);
+        charged_units = 0;
+        charge_limit = limited ? 4 : UINT64_MAX;
+        rt_job_result res = run_job(&jd, CAP_T_FP32, &MEM_CHARGED);
+        if (limited) {
+            assert_int_equal(res.status, RT_JOB_BUDGET);
+            assert_int_equal(res.rays, 0);
+            assert_int_equal(r(QRAY, 4), 0);
+            assert_int_equal(r(QHIT + 4, 4), 0);
+        } else {
+            assert_int_equal(res.status, RT_JOB_OK);
+            assert_int_equal(charged_units, 5);
+            check_hit(0, 0, 1, f32(3.0f), f32(0.5f), f32(0.25f));
+        }
+    }
 }
 
 /* REQ: RT-038. NODE8: the root is two tiles; the only child is child 4 (slot 0 of
@@ -763,29 +841,31 @@ static void test_node8(void **st)
         rt_job_desc jd;
         desc(&jd, n8 ? RT_OPT_NODE8 : 0);
         jd.bvh_base = BVH8;
-        rt_job_result res = run_job(&jd, CAP_T_FP32, &MEM);
-        assert_int_equal(res.status, RT_JOB_OK);
+        rt_job_result res = run_ok(&jd, CAP_T_FP32, &MEM);
         assert_int_equal(res.hits, n8);
         if (n8) check_hit(0, 0, 1, f32(3.0f), f32(0.5f), f32(0.25f));
     }
 }
 
 /* Errata Q-74. The tolerance code widens the accepted range (Q-74): tmax 2.75 misses
- * B at t 3 without tolerance; code 1 (2^-1 = 0.5) accepts it (boxes use the same range). */
+ * B at t 3 without tolerance; code 1 (2^-1 = 0.5) accepts it (boxes use the same range).
+ * Through plain loads and through the map (the leaf's triangles tested in place, four at
+ * a time where the host has AVX). */
 static void test_eps(void **st)
 {
     (void)st;
-    for (unsigned e = 0; e < 2; e++) {
-        setup(8);
-        scene_two_levels();
-        ray32(0, 1, 2, 0, 1, 0, 2.75f);
-        w(QRAY + 4, 4, 1);
-        rt_job_desc jd;
-        desc(&jd, 0);
-        jd.eps_code = e;
-        rt_job_result res = run_job(&jd, CAP_T_FP32, &MEM);
-        assert_int_equal(res.status, RT_JOB_OK);
-        assert_int_equal(res.hits, e);
+    for (unsigned mapped = 0; mapped < 2; mapped++) {
+        for (unsigned e = 0; e < 2; e++) {
+            setup(8);
+            scene_two_levels();
+            ray32(0, 1, 2, 0, 1, 0, 2.75f);
+            w(QRAY + 4, 4, 1);
+            rt_job_desc jd;
+            desc(&jd, 0);
+            jd.eps_code = e;
+            rt_job_result res = run_ok(&jd, CAP_T_FP32, mapped ? &MEM_MAPPED : &MEM);
+            assert_int_equal(res.hits, e);
+        }
     }
 }
 
@@ -819,8 +899,7 @@ static void test_unsup_fmt(void **st)
     w(QRAY + 4, 4, 1);
     rt_job_desc jd;
     desc(&jd, 0);
-    rt_job_result res = run_job(&jd, CAP_T_INT8, &MEM);
-    assert_int_equal(res.status, RT_JOB_OK);
+    rt_job_result res = run_ok(&jd, CAP_T_INT8, &MEM);
     assert_true(res.unsup_fmt);
     check_hit(0, 0, 1, f32(3.0f), f32(0.5f), f32(0.25f));
     setup(8);
@@ -894,9 +973,8 @@ static void test_predicated(void **st)
         desc(&jd, 0);
         jd.lanes_off = pass ? 0xAu : 0; /* lanes 1 and 3 off */
         F.ray_loads = 0;
-        rt_job_result res = run_job(&jd, CAP_T_FP32, &MEM);
+        rt_job_result res = run_ok(&jd, CAP_T_FP32, &MEM);
         loads[pass] = F.ray_loads;
-        assert_int_equal(res.status, RT_JOB_OK);
         assert_int_equal(res.rays, 4);
         assert_int_equal(r(QRAY, 4), 4);
         assert_int_equal(res.misses, 0);
@@ -1013,9 +1091,7 @@ static void test_absent_xmem_feature(void **st)
         assert_true(cap_csr_write(&CS, XPHMG_CSR_CAP_XMEM_CLSMAP, 0));    /* no CL2 ways */
         cap_snap s;
         cap_snapshot(&CS, &s);
-        rt_job_result res;
-        rt_job_run(&jd, &s, &MEM, &res);
-        assert_int_equal(res.status, RT_JOB_OK);
+        rt_job_result res = run_snap_ok(&jd, &s, &MEM);
         assert_int_equal(res.events & CAP_XMEM_EVENTS_HYB_FALLBK_MASK,
                          way_part ? CAP_XMEM_EVENTS_HYB_FALLBK_MASK : 0);
         cap_profile_free(p);
@@ -1184,13 +1260,161 @@ static void test_split_matches_one_thread(void **st)
     }
 }
 
+/* Both threads of a 2-thread engine trace rays of a job that can be split (rt_job.c "split
+ * jobs": at least 4 blocks of 32 rays, mapped memory, ray slots apart from what the job
+ * writes), the calling thread included: it traces a later block while the one it is to
+ * append next is traced elsewhere. The map of this memory holds each thread at its first
+ * ray record until the other thread has read one too (at most 10 s); a job traced by one
+ * thread alone keeps it waiting the whole time. 130 rays that miss. */
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    pthread_t caller;
+    bool caller_read, other_read, waited_out;
+} P = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+
+static const uint8_t *pair_map(void *ctx, uint64_t a, unsigned n)
+{
+    if (a >= BIG_RAYS && a < BIG_RAYS + 32u * BIG_N) {
+        pthread_mutex_lock(&P.mu);
+        bool caller = pthread_equal(pthread_self(), P.caller);
+        *(caller ? &P.caller_read : &P.other_read) = true;
+        pthread_cond_broadcast(&P.cv);
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 10;
+        while (!(caller ? P.other_read : P.caller_read) && !P.waited_out)
+            if (pthread_cond_timedwait(&P.cv, &P.mu, &until) == ETIMEDOUT) P.waited_out = true;
+        pthread_mutex_unlock(&P.mu);
+    }
+    return f_map(ctx, a, n);
+}
+
+static void test_split_both_threads_trace(void **st)
+{
+    (void)st;
+    setup(8);
+    scene_two_levels();
+    for (uint32_t i = 0; i < BIG_N; i++)
+        big_ray(i, 10.0f, 10.0f);
+    big_queues(BIG_N, BIG_HITS);
+    rt_job_desc jd;
+    desc(&jd, 0);
+    cap_snap s;
+    snap(&s, CAP_T_FP32);
+    rt_job_engine *e = rt_job_engine_new(2);
+    assert_non_null(e);
+    assert_int_equal(rt_job_engine_threads(e), 2);
+    P.caller = pthread_self();
+    P.caller_read = P.other_read = P.waited_out = false;
+    const rt_job_mem m = {&F, f_load, f_store, pair_map, NULL, NULL};
+    rt_job_result res;
+    rt_job_run_ex(&jd, &s, &m, e, &res);
+    rt_job_engine_free(e);
+    assert_int_equal(res.status, RT_JOB_OK);
+    assert_int_equal(res.misses, BIG_N);
+    assert_true(P.caller_read);
+    assert_true(P.other_read);
+    assert_false(P.waited_out);
+}
+
+/* A ray ring that wraps inside a block of a split job (Q-70: slots modulo CAP): 130 rays
+ * from HEAD 100 of a 131-slot ring, so ray 31 of the job, the last of its first block of
+ * 32, is in slot 0 and ray 32 in slot 1. Only slot 0's ray hits (B at t 3), on one thread
+ * and on two: one hit entry {ray 0}, 129 misses in ring order, HEAD = TAIL = 99.
+ * REQ: RT-043 RT-044 */
+static void test_split_ring_wrap(void **st)
+{
+    (void)st;
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        setup(8);
+        scene_two_levels();
+        for (uint32_t slot = 0; slot < BIG_N + 1; slot++)
+            big_ray(slot, slot == 0 ? 1.0f : 10.0f, slot == 0 ? 2.0f : 10.0f);
+        big_queues(BIG_N, BIG_HITS);
+        queue(QRAY, 100, 99, BIG_N + 1, BIG_RAYS);
+        rt_job_desc jd;
+        desc(&jd, 0);
+        cap_snap s;
+        snap(&s, CAP_T_FP32);
+        rt_job_result res = run_engine(&jd, &s, threads);
+        assert_int_equal(res.status, RT_JOB_OK);
+        assert_int_equal(res.hits, 1);
+        assert_int_equal(res.misses, BIG_N - 1);
+        assert_int_equal(r(BIG_HITS, 4), 0);
+        assert_int_equal(r(BIG_HITS + 8, 4), f32(3.0f));
+        for (uint32_t j = 0, nm = 0; j < BIG_N; j++)
+            if (j != 31) assert_int_equal(r(BIG_MISS + 4 * nm++, 4), (100 + j) % (BIG_N + 1));
+        assert_int_equal(r(QRAY, 4), 99);
+    }
+}
+
+/* A job is complete when rt_job_run_ex returns, on any number of host threads: the
+ * engine's workers are back before it returns, and the next job on the same engine starts
+ * from there (RT 9: completion of a submission is that of all its work). Three jobs of
+ * 130 rays each (split: 5 blocks of 32) one after another on one 2-thread engine, every
+ * entry area filled with 0xFF before each: job k's ray i hits B (t 3) when i % 3 == k,
+ * else misses; right after each job returns its entries are all there in ray order and
+ * HEAD = TAIL. (A worker that never comes back hangs the job: ext_rt_job has a short
+ * CTest TIMEOUT.) REQ: RT-123 */
+static void test_split_jobs_complete(void **st)
+{
+    (void)st;
+    rt_job_engine *e = rt_job_engine_new(2);
+    assert_non_null(e);
+    assert_int_equal(rt_job_engine_threads(e), 2);
+    for (uint32_t k = 0; k < 3; k++) {
+        setup(8);
+        scene_two_levels();
+        for (uint32_t i = 0; i < BIG_N; i++)
+            big_ray(i, i % 3 == k ? 1.0f : 10.0f, i % 3 == k ? 2.0f : 10.0f);
+        big_queues(BIG_N, BIG_HITS);
+        memset(&F.ram[BIG_HITS - RAM_BASE], 0xFF, 24u * (BIG_N + 1));
+        memset(&F.ram[BIG_MISS - RAM_BASE], 0xFF, 4u * (BIG_N + 1));
+        rt_job_desc jd;
+        desc(&jd, 0);
+        cap_snap s;
+        snap(&s, CAP_T_FP32);
+        rt_job_result res;
+        rt_job_run_ex(&jd, &s, &MEM_MAPPED, e, &res);
+        assert_int_equal(res.status, RT_JOB_OK);
+        uint32_t nh = 0, nm = 0;
+        for (uint32_t i = 0; i < BIG_N; i++) {
+            if (i % 3 == k) {
+                assert_int_equal(r(BIG_HITS + 24 * nh, 4), i);
+                assert_int_equal(r(BIG_HITS + 24 * nh + 8, 4), f32(3.0f));
+                nh++;
+            } else {
+                assert_int_equal(r(BIG_MISS + 4 * nm++, 4), i);
+            }
+        }
+        assert_int_equal(res.hits, nh);
+        assert_int_equal(res.misses, nm);
+        assert_int_equal(r(QRAY, 4), BIG_N);
+        assert_int_equal(r(QHIT + 4, 4), nh);
+        assert_int_equal(r(QMISS + 4, 4), nm);
+    }
+    rt_job_engine_free(e);
+}
+
+/* Linked with -Wl,--wrap=malloc: every malloc of the engine comes here, and one whose size
+ * is in [fail_lo, fail_hi] fails. */
+void *__real_malloc(size_t n);
+void *__wrap_malloc(size_t n);
+static size_t fail_lo = SIZE_MAX, fail_hi = 0;
+void *__wrap_malloc(size_t n)
+{
+    return n >= fail_lo && n <= fail_hi ? NULL : __real_malloc(n);
+}
+
 /* A split job whose ray count outgrows the engine's block ring (64 blocks of 32 rays at
  * first) makes the engine grow the ring; every byte comes back when the engine is freed:
  * after warm-up rounds (one-time state of the C library's threads), 8 more rounds of
  * engine, job of 4000 rays (125 blocks), free leave the heap as they found them. Every
  * lane is masked off (lanes_off all ones), so no ray record is read and no entry written:
- * the ray slots may lie outside memory, and only HEAD moves. */
-static void ring_round(void)
+ * the ray slots may lie outside memory, and only HEAD moves. One round: during the job
+ * (not while the engine is made) a malloc of a size in [lo, hi] fails. */
+static void ring_round(size_t lo, size_t hi)
 {
     setup(8);
     queue(QRAY, 0, 4000, 4001, 0x100000u);
@@ -1199,23 +1423,40 @@ static void ring_round(void)
     jd.lanes_off = ~UINT64_C(0);
     cap_snap s;
     snap(&s, CAP_T_FP32);
-    rt_job_result res = run_engine(&jd, &s, 2);
+    rt_job_engine *e = rt_job_engine_new(2);
+    assert_non_null(e);
+    assert_int_equal(rt_job_engine_threads(e), 2);
+    rt_job_result res;
+    fail_lo = lo;
+    fail_hi = hi;
+    rt_job_run_ex(&jd, &s, &MEM_MAPPED, e, &res);
+    fail_lo = SIZE_MAX;
+    fail_hi = 0;
+    rt_job_engine_free(e);
     assert_int_equal(res.status, RT_JOB_OK);
     assert_int_equal(res.rays, 4000);
     assert_int_equal(res.hits + res.misses, 0);
     assert_int_equal(r(QRAY, 4), 4000);
 }
 
+/* The same rounds when the larger ring cannot be allocated: its result array (125 blocks
+ * of 32 results, far above 64 KiB) or its 125 ready words (1000 bytes) fail (the job
+ * allocates nothing else); the engine keeps its ring of 64 blocks, the job completes on
+ * it, and the part that was allocated is given back. */
 static void test_split_ring_frees(void **st)
 {
     (void)st;
-    for (int k = 0; k < 4; k++)
-        ring_round();
-    size_t before = heap_in_use();
-    for (int k = 0; k < 8; k++)
-        ring_round();
-    if (heap_in_use() != before)
-        fail_msg("%zu bytes in use before, %zu after 8 rounds", before, heap_in_use());
+    static const size_t fail[3][2] = {{SIZE_MAX, 0}, {65536, SIZE_MAX}, {1000, 1000}};
+    for (unsigned f = 0; f < 3; f++) {
+        for (int k = 0; k < 4; k++)
+            ring_round(fail[f][0], fail[f][1]);
+        size_t before = heap_in_use();
+        for (int k = 0; k < 8; k++)
+            ring_round(fail[f][0], fail[f][1]);
+        if (heap_in_use() != before)
+            fail_msg("case %u: %zu bytes in use before, %zu after 8 rounds", f, before,
+                     heap_in_use());
+    }
 }
 
 /* The engine's node and leaf caches (docs/rt.md "Offload engine"): within a job, a ray
@@ -1249,8 +1490,7 @@ static void test_engine_caches(void **st)
             desc(&jd, n8 ? RT_OPT_NODE8 : 0);
             if (n8) jd.bvh_base = BVH8;
             F.maps = 0;
-            rt_job_result res = run_job(&jd, CAP_T_FP32, &MEM_MAPPED);
-            assert_int_equal(res.status, RT_JOB_OK);
+            rt_job_result res = run_ok(&jd, CAP_T_FP32, &MEM_MAPPED);
             assert_int_equal(res.hits, n8 ? n : 0);
             assert_int_equal(res.misses, n8 ? 0 : n);
             reads[n] = F.maps;
@@ -1259,6 +1499,106 @@ static void test_engine_caches(void **st)
         assert_true(reads[1] >= (n8 ? 4u : 7u));
         assert_int_equal(reads[2] - reads[1], 1);
     }
+}
+
+/* ---- a chain of node tiles larger than the engine's first node cache ----
+ * CHAIN_N nodes at CHAIN_BASE, node k's only child (box [0,4]^3) is node k + 1, the last
+ * node's a leaf with no triangle; then the queues and CHAIN_RAYS identical rays from
+ * (1, 1, -1) along +z, which visit every node and miss. A memory of its own (the scene
+ * is 384 KiB); its map counts the node tiles each ray reads (ray k's reads follow the
+ * read of its record). */
+#define CHAIN_BASE 0x1000000u
+#define CHAIN_N    6144u
+#define CHAIN_RAYS 8u
+#define CHAIN_TR   (CHAIN_BASE + 64u * CHAIN_N)
+#define CHAIN_QRAY (CHAIN_TR + 0x100u)
+#define CHAIN_QHIT (CHAIN_TR + 0x120u)
+#define CHAIN_QMIS (CHAIN_TR + 0x140u)
+#define CHAIN_RAY0 (CHAIN_TR + 0x200u)
+#define CHAIN_MISS (CHAIN_TR + 0x400u)
+#define CHAIN_HITS (CHAIN_TR + 0x500u)
+#define CHAIN_END  (CHAIN_TR + 0x1000u)
+static struct {
+    uint8_t ram[CHAIN_END - CHAIN_BASE];
+    unsigned ray, node_reads[CHAIN_RAYS];
+} C;
+
+static const uint8_t *chain_map(void *ctx, uint64_t a, unsigned n)
+{
+    (void)ctx;
+    if (a < CHAIN_BASE || a + n > CHAIN_END) return NULL;
+    if (a >= CHAIN_RAY0 && a < CHAIN_RAY0 + 32u * CHAIN_RAYS)
+        C.ray = (unsigned)(a - CHAIN_RAY0) / 32;
+    if (a < CHAIN_TR) C.node_reads[C.ray]++;
+    return &C.ram[a - CHAIN_BASE];
+}
+static bool chain_load(void *ctx, uint64_t a, unsigned n, uint64_t *v)
+{
+    const uint8_t *p = chain_map(ctx, a, n);
+    if (!p) return false;
+    *v = 0;
+    for (unsigned i = 0; i < n; i++)
+        *v |= (uint64_t)p[i] << (8 * i);
+    return true;
+}
+static bool chain_store(void *ctx, uint64_t a, unsigned n, uint64_t v)
+{
+    (void)ctx;
+    if (a < CHAIN_BASE || a + n > CHAIN_END) return false;
+    for (unsigned i = 0; i < n; i++)
+        C.ram[a - CHAIN_BASE + i] = (uint8_t)(v >> (8 * i));
+    return true;
+}
+static void cw(uint64_t a, unsigned n, uint64_t v)
+{
+    assert_true(chain_store(NULL, a, n, v));
+}
+
+/* The node cache grows to hold a BVH larger than it (docs/rt.md "Offload engine", errata
+ * P-341): rays through the chain read no more node tiles than the ray before them, none at
+ * all from some ray on, and the first ray reads each tile once. A cache that did not grow
+ * would read thousands of tiles per ray; one that lost or misplaced its entries when it
+ * grew would read more tiles after the growth than before it. */
+static void test_cache_grows(void **st)
+{
+    (void)st;
+    memset(&C, 0, sizeof C);
+    for (uint32_t k = 0; k < CHAIN_N; k++) {
+        uint64_t a = CHAIN_BASE + 64u * k;
+        cw(a + 6, 2, 0x4400); /* child 0: lo (0, 0, 0), hi (4, 4, 4) */
+        cw(a + 8, 2, 0x4400);
+        cw(a + 10, 2, 0x4400);
+        cw(a + 48, 3, 4u * (k + 1)); /* node k + 1 or the TriRange, 16-byte units */
+        cw(a + 60, 4, k + 1 < CHAIN_N ? 1 : 2);
+    }
+    cw(CHAIN_TR + 8, 8, CHAIN_BASE); /* TriRange {first 0, count 0} */
+    for (unsigned i = 0; i < CHAIN_RAYS; i++) {
+        const float v[8] = {1, 1, -1, 0, 0, 1, 0, 100};
+        for (unsigned k = 0; k < 8; k++)
+            cw(CHAIN_RAY0 + 32 * i + 4 * k, 4, f32(v[k]));
+    }
+    cw(CHAIN_QRAY + 4, 4, CHAIN_RAYS); /* HEAD 0, TAIL 8, CAP 16 */
+    cw(CHAIN_QRAY + 8, 4, 16);
+    cw(CHAIN_QRAY + 16, 8, CHAIN_RAY0);
+    cw(CHAIN_QHIT + 8, 4, 16);
+    cw(CHAIN_QHIT + 16, 8, CHAIN_HITS);
+    cw(CHAIN_QMIS + 8, 4, 16);
+    cw(CHAIN_QMIS + 16, 8, CHAIN_MISS);
+    rt_job_desc jd;
+    memset(&jd, 0, sizeof jd);
+    jd.bvh_base = CHAIN_BASE;
+    jd.rayq = CHAIN_QRAY;
+    jd.hitq = CHAIN_QHIT;
+    jd.missq = CHAIN_QMIS;
+    const rt_job_mem m = {NULL, chain_load, chain_store, chain_map, NULL, NULL};
+    rt_job_result res = run_ok(&jd, CAP_T_FP32, &m);
+    assert_int_equal(res.misses, CHAIN_RAYS);
+    assert_int_equal(C.node_reads[0], CHAIN_N);
+    for (unsigned i = 1; i < CHAIN_RAYS; i++)
+        if (C.node_reads[i] > C.node_reads[i - 1])
+            fail_msg("ray %u read %u node tiles, ray %u %u", i, C.node_reads[i], i - 1,
+                     C.node_reads[i - 1]);
+    assert_int_equal(C.node_reads[CHAIN_RAYS - 1], 0);
 }
 
 /* Two hits at the same t with the same index (errata P-343): two leaves whose TriRanges
@@ -1285,8 +1625,7 @@ static void test_tie_same_index(void **st)
             w(QRAY + 4, 4, 1);
             rt_job_desc jd;
             desc(&jd, 0);
-            rt_job_result res = run_job(&jd, CAP_T_FP32, mapped ? &MEM_MAPPED : &MEM);
-            assert_int_equal(res.status, RT_JOB_OK);
+            rt_job_result res = run_ok(&jd, CAP_T_FP32, mapped ? &MEM_MAPPED : &MEM);
             assert_int_equal(res.hits, 1);
             if (first_swapped)
                 check_hit(0, 0, 0, f32(5.0f), f32(0.5f), f32(0.25f));
@@ -1317,8 +1656,7 @@ static void test_cache_trirange_overwritten(void **st)
         w(QRAY + 4, 4, 2);
         rt_job_desc jd;
         desc(&jd, 0);
-        rt_job_result res = run_job(&jd, CAP_T_FP32, mapped ? &MEM_MAPPED : &MEM);
-        assert_int_equal(res.status, RT_JOB_OK);
+        rt_job_result res = run_ok(&jd, CAP_T_FP32, mapped ? &MEM_MAPPED : &MEM);
         assert_int_equal(res.hits, 1);
         assert_int_equal(res.misses, 1);
         assert_int_equal(r(TR_HIGH, 4), 0);     /* ray 0 = first */
@@ -1359,6 +1697,11 @@ int main(void)
         cmocka_unit_test(test_absent_xmem_feature),
         cmocka_unit_test(test_split_engine_rules),
         cmocka_unit_test(test_split_matches_one_thread),
+        cmocka_unit_test(test_split_jobs_complete),
+        cmocka_unit_test(test_split_both_threads_trace),
+        cmocka_unit_test(test_cache_grows),
+        cmocka_unit_test(test_split_ring_wrap),
+        cmocka_unit_test(test_job_charge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -631,6 +631,36 @@ static void test_slab4_sign_matches(void **state)
 }
 #endif
 
+/* Two axes whose exits are equal zeros of opposite signs: tfar is the minimum over the
+ * axes, x first, and a tie keeps the earlier axis's value (what minps gives the 4-wide
+ * test). Ray o = (0, 0, 0), d = (1, -1, 1), tmin 0: box x [-1, 0] exits at (0 - 0) * 1 =
+ * +0, y [0, 1] at (0 - 0) * -1 = -0, z [-1, 1] at 1; tnear -1, tfar +0. With the x and y
+ * roles swapped (d = (-1, 1, 1), box x [0, 1], y [-1, 0]) tfar is -0. Both hit (0 <= +-0)
+ * in rt_box_test and in the 4-wide test. REQ: RT-056 */
+static void test_box_zero_exit_tie(void **state)
+{
+    (void)state;
+    for (unsigned swap = 0; swap < 2; swap++) {
+        rt_ray r = swap ? mkray(0, 0, 0, -1, 1, 1, 0, 10) : mkray(0, 0, 0, 1, -1, 1, 0, 10);
+        rt_box b = swap ? mkbox(0, -1, -1, 1, 0, 1) : mkbox(-1, 0, -1, 0, 1, 1);
+        float tn, tf;
+        assert_true(rt_box_test(&r, &b, &tn, &tf));
+        assert_true(tn == -1.0f);
+        assert_int_equal(fbits(tf), swap ? 0x80000000u : 0u);
+        rt_node4 n;
+        memset(&n, 0, sizeof n);
+        n.box[0] = b;
+        n.kind[0] = RT_CHILD_NODE;
+        rt_node4w w;
+        rt_node4w_from(&n, &w);
+        rt_ray_pre p;
+        float tn4[4], tf4[4];
+        assert_int_equal(slab_rne(&r, &w, &p, tn4, tf4) & 1u, 1u);
+        assert_true(tn4[0] == -1.0f);
+        assert_int_equal(fbits(tf4[0]), swap ? 0x80000000u : 0u);
+    }
+}
+
 /* The 4-wide slab test (the SSE one, and the scalar slab4 of the portable build and the
  * render guest) with a zero direction component and the origin on a slab plane: inside,
  * inclusive at both planes (as rt_box_test, test_box_zero_dir). Ray o = (0, 1, 1.5),
@@ -1658,6 +1688,14 @@ static void test_node_encode(void **state)
     m = n;
     m.kind[2] = 4;
     assert_false(rt_node4_encode(&m, b));
+    /* the largest index and kind fit: child 1's index bytes 51-53 FF FF FF, kind 3 at
+     * bits 5:4 of byte 60 */
+    m = n;
+    m.index[1] = 0xFFFFFF;
+    m.kind[2] = 3;
+    assert_true(rt_node4_encode(&m, b));
+    assert_true(b[51] == 0xFF && b[52] == 0xFF && b[53] == 0xFF);
+    assert_int_equal(b[60], 3u << 4);
 }
 
 /* ---- rt.bbox over children ------------------------------------------------------------ */
@@ -1863,6 +1901,8 @@ int main(void)
 #if defined(__SSE2__)
         cmocka_unit_test(test_slab4_sign_matches),
 #endif
+
+        cmocka_unit_test(test_box_zero_exit_tie),
         cmocka_unit_test(test_fp16_widen_exhaustive),
         cmocka_unit_test(test_node_decode_widen_exhaustive),
         cmocka_unit_test(test_node4w_decode_matches),

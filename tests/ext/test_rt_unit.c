@@ -1081,21 +1081,24 @@ static void test_offload_fifo(void **state)
 }
 
 /* xsubmit.rt checks each feature a job requests against its own RTCAP bit (Q-66): without
- * PACK_HINT (RTCAP 0x37) opts.PACK_HINT is an unsupported feature and opts.EPS_CTL is
- * not; without EPS_CTL (0x2F) the other way round. The supported request gets ticket 1.
+ * PACK_HINT (RTCAP 0x37) opts.PACK_HINT is an unsupported feature and opts.EPS_CTL and
+ * opts.NODE8 are not; without EPS_CTL (0x2F) or NODE8 (0x3D) likewise for theirs. A job
+ * that requests nothing is accepted everywhere. The accepted requests get tickets 1, 2, 3.
  * REQ: RT-024 RT-027 */
 static void test_offload_feature_bits(void **state)
 {
     (void)state;
-    const char *pf[2] = {"xphmg-profile: 1\nname: p\ncsrs:\n  rtcap: 0x37\n",
-                         "xphmg-profile: 1\nname: p\ncsrs:\n  rtcap: 0x2F\n"};
-    const uint32_t opt[2] = {1u << 2, 1u << 3}; /* PACK_HINT, EPS_CTL */
-    for (unsigned k = 0; k < 2; k++) {
+    const char *pf[3] = {"xphmg-profile: 1\nname: p\ncsrs:\n  rtcap: 0x37\n",
+                         "xphmg-profile: 1\nname: p\ncsrs:\n  rtcap: 0x2F\n",
+                         "xphmg-profile: 1\nname: p\ncsrs:\n  rtcap: 0x3D\n"};
+    const uint32_t opt[4] = {1u << 2, 1u << 3, 1u << 8, 0}; /* PACK_HINT, EPS_CTL, NODE8 */
+    for (unsigned k = 0; k < 3; k++) {
         rig r;
         up(&r, pf[k]);
         offload_scene(&r);
         const float z0 = 0;
-        for (unsigned o = 0; o < 2; o++) {
+        uint64_t ticket = 1;
+        for (unsigned o = 0; o < 4; o++) {
             r.h->x[A0] = odesc(&r, 0, ORAYS, 1, &z0, opt[o]);
             r.h->x[T0] = 0x55;
             assert_int_equal(exec1(&r, XSUBMIT(T0, A0)), o == k);
@@ -1104,7 +1107,7 @@ static void test_offload_feature_bits(void **state)
                 assert_int_equal(csr(&r, RTSTAT) & 0xFE, 0xA); /* LAST_EC 2, ERR */
                 assert_int_equal(r.h->x[T0], 0x55);
             } else {
-                assert_int_equal(r.h->x[T0], 1);
+                assert_int_equal(r.h->x[T0], ticket++);
             }
         }
         down(&r);

@@ -26,12 +26,13 @@ void rt_job_decode(const uint8_t desc[RT_DESC_BYTES], rt_job_desc *jd)
 
 /* ---- the node cache (a per-job snapshot, see rt_job.h) ---- */
 
-/* Two direct-mapped tables: decoded node tiles by tile address (each entry holding its
- * own tag, rt_node4w.cache_addr/cache_gen), and leaves (TriRanges whose triangles are
- * plain FP32 memory) by TriRange address: the TriRange's fields and a host pointer to its
- * triangles. The traversal reads an entry in place. A table that
- * keeps evicting entries of the same job (a BVH larger than the table) doubles, up to
- * CACHE_MAX_BITS, between two rays of a job on one thread, between two jobs otherwise.
+/* Two direct-mapped tables: decoded node tiles by tile address, and leaves (TriRanges
+ * whose triangles are plain FP32 memory) by TriRange address: the TriRange's fields and a
+ * host pointer to its triangles. Each entry holds its own tag (address and generation;
+ * rt_node4w.cache_addr/cache_gen for a node), so that a visit reads one place. The
+ * traversal reads an entry in place. A table that keeps evicting entries of the same job
+ * (a BVH larger than the table) doubles, up to CACHE_MAX_BITS, between two rays of a job
+ * on one thread, between two jobs otherwise.
  *
  * One table serves every thread of a split job (a second thread filling a table of its
  * own decoded each node again per job: bench/README.md "Two threads: one node cache").
@@ -43,21 +44,17 @@ void rt_job_decode(const uint8_t desc[RT_DESC_BYTES], rt_job_desc *jd)
  * the thread's spill and counted as an eviction. On one thread the newest entry replaces
  * the slot's. Generations are even (0: never filled). */
 typedef struct {
-    uint64_t addr;
-    uint32_t gen;
-} cache_tag;
-
-typedef struct {
-    const uint8_t *tris; /* host pointer to triangle `first` (count * 36 bytes, FP32) */
+    _Alignas(32) uint64_t addr; /* the TriRange's (tag) */
+    const uint8_t *tris;        /* host pointer to triangle `first` (count * 36 bytes, FP32) */
+    uint32_t gen;               /* tag: the generation it was cached in */
     uint32_t first, count;
 } leaf_ent;
 
 /* The engine's table, or a tracer's view of it (the same tables, with the tracer's own
  * bookkeeping: evict, lo, hi; a view does not grow). */
 typedef struct {
-    _Alignas(128) cache_tag *ltag;
-    rt_node4w *node; /* 2^bits entries */
-    leaf_ent *leaf;  /* 2^(bits+1) entries */
+    _Alignas(128) rt_node4w *node; /* 2^bits entries */
+    leaf_ent *leaf;                /* 2^(bits+1) entries */
     uint64_t mask, lmask;
     unsigned bits, max_bits;
     bool shared; /* a view of a table other threads fill at the same time */
@@ -105,7 +102,7 @@ static void cache_new_gen(node_cache *nc)
         for (uint64_t i = 0; i <= nc->mask; i++)
             nc->node[i].cache_gen = 0;
         for (uint64_t i = 0; i <= nc->lmask; i++)
-            nc->ltag[i].gen = 0;
+            nc->leaf[i].gen = 0;
         nc->gen = 2;
     }
     nc->lo = UINT64_MAX;
@@ -114,7 +111,7 @@ static void cache_new_gen(node_cache *nc)
 }
 
 /* A slot's tag is its generation word and its address (rt_node4w.cache_gen/cache_addr
- * for a node, cache_tag for a leaf), both plain fields: the generation word is accessed
+ * for a node, leaf_ent.gen/addr for a leaf), both plain fields: the generation word is accessed
  * atomically while a split job's threads share the table, the address is written before
  * the generation is published and read after it is seen. */
 
@@ -149,7 +146,6 @@ static void slot_publish(const node_cache *nc, uint32_t *gen, uint64_t *addr, ui
 
 static void cache_free(node_cache *nc)
 {
-    free(nc->ltag);
     free(nc->node);
     free(nc->leaf);
     memset(nc, 0, sizeof *nc);
@@ -162,14 +158,14 @@ static bool cache_init(node_cache *nc, unsigned bits)
     nc->max_bits = CACHE_MAX_BITS;
     nc->mask = (UINT64_C(1) << bits) - 1;
     nc->lmask = (UINT64_C(2) << bits) - 1;
-    nc->ltag = calloc(nc->lmask + 1, sizeof *nc->ltag);
     nc->node = aligned_alloc(64, (nc->mask + 1) * sizeof *nc->node);
-    nc->leaf = malloc((nc->lmask + 1) * sizeof *nc->leaf);
-    if (!nc->ltag || !nc->node || !nc->leaf) {
+    nc->leaf = aligned_alloc(_Alignof(leaf_ent), (nc->lmask + 1) * sizeof *nc->leaf);
+    if (!nc->node || !nc->leaf) {
         cache_free(nc);
         return false;
     }
     memset(nc->node, 0, (nc->mask + 1) * sizeof *nc->node); /* generation 0: no entry */
+    memset(nc->leaf, 0, (nc->lmask + 1) * sizeof *nc->leaf);
     cache_new_gen(nc);
     return true;
 }
@@ -190,11 +186,7 @@ static void cache_grow(node_cache *nc, unsigned bits)
         if (nc->node[i].cache_gen == nc->gen)
             big.node[(nc->node[i].cache_addr >> 6) & big.mask] = nc->node[i];
     for (uint64_t i = 0; i <= nc->lmask; i++)
-        if (nc->ltag[i].gen == nc->gen) {
-            uint64_t j = (nc->ltag[i].addr >> 4) & big.lmask;
-            big.ltag[j] = nc->ltag[i];
-            big.leaf[j] = nc->leaf[i];
-        }
+        if (nc->leaf[i].gen == nc->gen) big.leaf[(nc->leaf[i].addr >> 4) & big.lmask] = nc->leaf[i];
     cache_free(nc);
     *nc = big;
 }
@@ -427,6 +419,10 @@ typedef struct {
     bool cull, any, node8;
     unsigned eps;
     uint64_t bvh, tri_buf;
+    /* The ray queue's records [rays_base, rays_end) read in place (rays_in_place), or
+     * rays NULL: fetched one by one. */
+    const uint8_t *rays;
+    uint64_t rays_base, rays_end;
 } trav_cfg;
 
 typedef rt_tri_hit trav_hit;
@@ -434,19 +430,19 @@ typedef rt_tri_hit trav_hit;
 /* Leaves with at most this many triangles are cached (the builder's BVH_MAX_LEAF). */
 #define LEAF_CACHE_MAX 8u
 
-/* Tests the triangles of the TriRange at tr_addr against the ray; updates *best. */
+/* Tests the triangles of the TriRange at tr_addr against the ray (lr: prepared for its
+ * leaves); updates *best. */
 /* REQ: RT-036 RT-065 */
-static bool leaf(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, uint64_t tr_addr,
+static bool leaf(job_ctx *c, const trav_cfg *k, const rt_leaf_ray *lr, uint64_t tr_addr,
                  trav_hit *best)
 {
     node_cache *nc = c->nc;
+    const rt_ray_pre *p = lr->p;
     uint64_t li = (tr_addr >> 4) & nc->lmask;
-    if (slot_has(&nc->ltag[li].gen, &nc->ltag[li].addr, nc->gen, tr_addr)) {
+    if (slot_has(&nc->leaf[li].gen, &nc->leaf[li].addr, nc->gen, tr_addr)) {
         const leaf_ent *le = &nc->leaf[li];
         if (!spend(c, le->count)) return false;
-        rt_tri_src src = {le->tris, NULL, 0, RT_ELEM_FP32};
-        bool stopped;
-        rt_leaf_closest(&src, le->first, le->count, p, k->cull, k->eps, k->any, best, &stopped);
+        rt_leaf_mem(lr, le->tris, le->first, le->count, best);
         return true;
     }
     /* Whether this leaf's fetches zero-filled anything (inv_miss is sticky in the job). */
@@ -469,9 +465,12 @@ static bool leaf(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, uint64_t tr
         ok = fetched(
             c, rt_leaf_closest(&src, tr.first, tr.count, p, k->cull, k->eps, k->any, best, &done));
     c->fetch.inv_miss |= inv;
-    if (!ok || !tp || !slot_claim(nc, &nc->ltag[li].gen)) return ok;
-    nc->leaf[li] = (leaf_ent){tp, tr.first, tr.count};
-    slot_publish(nc, &nc->ltag[li].gen, &nc->ltag[li].addr, tr_addr);
+    if (!ok || !tp || !slot_claim(nc, &nc->leaf[li].gen)) return ok;
+    leaf_ent *fill = &nc->leaf[li];
+    fill->tris = tp;
+    fill->first = tr.first;
+    fill->count = tr.count;
+    slot_publish(nc, &fill->gen, &fill->addr, tr_addr);
     cache_range(nc, tr_addr, 16);
     if (bytes) cache_range(nc, start, bytes);
     return true;
@@ -486,17 +485,35 @@ typedef struct {
 
 #define KIND_MASK RT_NODE4W_KIND_MASK
 
+/* Asks for the cache entry of a pushed child (rt_node4w.child) while the nearer ones are
+ * visited: a BVH larger than the core's caches makes every visit a wait for memory. */
+static inline void prefetch_child(const node_cache *nc, uint64_t bvh, uint32_t child)
+{
+    uint64_t a = bvh + (child & ~KIND_MASK);
+    if ((child & KIND_MASK) == RT_CHILD_LEAF) {
+        __builtin_prefetch(&nc->leaf[(a >> 4) & nc->lmask]);
+    } else {
+        const rt_node4w *w = &nc->node[(a >> 6) & nc->mask];
+        __builtin_prefetch(w);
+        __builtin_prefetch(&w->child);
+    }
+}
+
 /* Closest (or any) hit of the ray in the BVH; false on a fault (c->r->status set).
  * Boxes accept [tmin, tmax] widened by the tolerance 2^-e (errata Q-74) so that they
  * never cull a hit the triangle test accepts, closed at the closest hit so far.
  * Children are visited near to far (rt_child_order); the nearest hit child of a node is
  * visited next without going through the stack: it would be popped at once, and its
  * interval passed the test a moment ago against the same [tmin, tmax]. */
+/* traverse() expands this twice: for the common case (`fast`: Node4 tiles, no charge
+ * callback, the vector slab test by the reciprocals' signs: traverse_fast) with those
+ * conditions as constants, and for every case. */
 /* REQ: RT-035 RT-056 */
-static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hit *best)
+__attribute__((always_inline)) static inline bool
+traverse_as(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hit *best, const bool fast)
 {
     stack_ent st[RT_JOB_STACK_DEPTH];
-    unsigned sp = 0, visits = 0, nn = k->node8 ? 2 : 1;
+    unsigned sp = 0, visits = 0, nn = fast || !k->node8 ? 1 : 2;
     float eps = rt_eps(k->eps);
     float tmin = p->r.tmin - eps, tmax_w = p->r.tmax + eps, tmax = tmax_w;
     uint32_t child = RT_CHILD_NODE; /* the entry being visited: the root node */
@@ -505,16 +522,18 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
      * calls of the loop: the tables of this thread's cache do not move during a ray
      * (cache_fit runs between rays; a job's own stores come after the ray is traced). */
     const uint64_t bvh = k->bvh;
-    const bool charged = c->m->charge != NULL;
+    const bool charged = !fast && c->m->charge != NULL;
     const node_cache *nc = c->nc;
     const rt_node4w *node = nc->node;
     const uint64_t cmask = nc->mask;
     const uint32_t gen = nc->gen;
+    rt_leaf_ray lr; /* prepared at the ray's first leaf */
+    bool lr_set = false;
 #if defined(__SSE2__)
     /* The vector slab test applies to the whole ray (tmax only decreases to hit distances,
      * never NaN); without a zero direction component, by the reciprocals' signs. */
-    bool vec = !p->nan && !p->slab_scalar && tmin == tmin && tmax_w == tmax_w && nn == 1;
-    bool sign = vec && p->zero_axes == 0;
+    bool vec = fast || (!p->nan && !p->slab_scalar && tmin == tmin && tmax_w == tmax_w && nn == 1);
+    bool sign = fast || (vec && p->zero_axes == 0);
     __m128 o4[3], inv4[3], tmin4 = _mm_set1_ps(tmin);
     unsigned near[3], far[3];
     for (unsigned i = 0; i < 3; i++) {
@@ -530,7 +549,11 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
         if (++visits > RT_JOB_MAX_VISITS) return fault(c, RT_JOB_STACK, addr);
         if (charged && !spend(c, 1)) return false;
         if ((child & KIND_MASK) == RT_CHILD_LEAF) {
-            if (!leaf(c, k, p, addr, best)) return false;
+            if (!lr_set) {
+                rt_leaf_ray_init(p, k->cull, k->eps, k->any, &lr);
+                lr_set = true;
+            }
+            if (!leaf(c, k, &lr, addr, best)) return false;
             if (best->hit) {
                 if (k->any) return true;
                 if (best->t < tmax) tmax = best->t; /* min(tmax_w, closest hit) */
@@ -566,6 +589,7 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
                 for (unsigned j = nhit; --j > 0;) {
                     unsigned ch = order[j];
                     st[sp++] = (stack_ent){w[ch / 4]->child[ch % 4], tn[ch], tf[ch]};
+                    prefetch_child(nc, bvh, w[ch / 4]->child[ch % 4]);
                 }
                 child = w[order[0] / 4]->child[order[0] % 4];
                 continue;
@@ -589,13 +613,35 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
     }
 }
 
+/* Whether traverse_as(fast) applies to the ray: what it takes as constants. */
+static bool traverse_fast(const job_ctx *c, const trav_cfg *k, const rt_ray_pre *p)
+{
+#if defined(__SSE2__)
+    float eps = rt_eps(k->eps), tmin = p->r.tmin - eps, tmax = p->r.tmax + eps;
+    return !k->node8 && !c->m->charge && !p->nan && !p->slab_scalar && p->zero_axes == 0 &&
+           tmin == tmin && tmax == tmax;
+#else
+    (void)c, (void)k, (void)p;
+    return false;
+#endif
+}
+
+static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hit *best)
+{
+    if (traverse_fast(c, k, p)) return traverse_as(c, k, p, best, true);
+    return traverse_as(c, k, p, best, false);
+}
+
 /* Fetches the ray at ray_addr (a ray queue slot) and traces it. */
 /* REQ: RT-040 RT-117 */
 static bool trace_slot(job_ctx *c, const trav_cfg *k, uint64_t ray_addr, trav_hit *h)
 {
     cache_fit(c->nc);
     rt_ray ray;
-    if (!fetched(c, rt_fetch_ray(&c->fetch, ray_addr, k->e, &ray))) return false;
+    if (k->rays && ray_addr >= k->rays_base && ray_addr < k->rays_end)
+        rt_ray_decode(k->rays + (ray_addr - k->rays_base), k->e, &ray);
+    else if (!fetched(c, rt_fetch_ray(&c->fetch, ray_addr, k->e, &ray)))
+        return false;
     rt_ray_pre p;
     rt_ray_prepare(&ray, &p);
     return traverse(c, k, &p, h);
@@ -869,6 +915,9 @@ static bool ring_fit(rt_job_engine *e, uint64_t blocks)
     return true;
 }
 
+/* The pool hands a split job to every worker, and the job is complete only once each of
+ * them is back: a completed ticket means the whole of its job is done (RT 9). */
+/* REQ: RT-123 */
 static void *worker_main(void *arg)
 {
     rt_job_engine *e = arg;
@@ -889,6 +938,7 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+/* REQ: RT-123 */
 static void pool_start(rt_job_engine *e, split_job *sj)
 {
     pthread_mutex_lock(&e->mu);
@@ -899,6 +949,7 @@ static void pool_start(rt_job_engine *e, split_job *sj)
     pthread_mutex_unlock(&e->mu);
 }
 
+/* REQ: RT-123 */
 static void pool_wait(rt_job_engine *e)
 {
     pthread_mutex_lock(&e->mu);
@@ -1044,6 +1095,28 @@ static uint32_t split_run(split_job *sj, job_ctx *c, queue *rq, queue *hq, queue
     return j;
 }
 
+/* The whole ray array as one host pointer (k->rays), when rt_fetch_ray would read every
+ * slot in place (rt_fetch_run: aligned, plain memory, no cache model) and nothing the job
+ * writes can change it or what it maps to: every write of the job goes directly to plain
+ * memory (queue_direct) and none of it overlaps the rays. A ray is then read as
+ * rt_fetch_ray reads it, at the time it is traced, without a call per ray. */
+static void rays_in_place(const job_ctx *c, trav_cfg *k, const queue *rq, const queue *hq,
+                          const queue *mq)
+{
+    unsigned rsz = rt_ray_bytes(k->e);
+    k->rays = NULL;
+    if (!rq->desc_w || !hq->desc_w || !mq->desc_w || !hq->base_w || !mq->base_w) return;
+    uint64_t lo = rq->base, hi = rq->base + (uint64_t)rq->cap * rsz;
+    if (hi < lo || overlaps(lo, hi, rq->desc, rq->desc + 8) ||
+        overlaps(lo, hi, hq->desc, hq->desc + 8) || overlaps(lo, hi, mq->desc, mq->desc + 8) ||
+        overlaps(lo, hi, hq->base, hq->base + (uint64_t)hq->cap * RT_HIT_BYTES) ||
+        overlaps(lo, hi, mq->base, mq->base + (uint64_t)mq->cap * RT_MISS_BYTES))
+        return;
+    k->rays = rt_fetch_run(&c->fetch, lo, rsz / 8, hi - lo);
+    k->rays_base = lo;
+    k->rays_end = hi;
+}
+
 void rt_job_run(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m, rt_job_result *r)
 {
     rt_job_engine *e = rt_job_engine_new(1);
@@ -1111,6 +1184,7 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
     queue_direct(m, &rq, 0);
     queue_direct(m, &hq, RT_HIT_BYTES);
     queue_direct(m, &mq, RT_MISS_BYTES);
+    rays_in_place(&c, &cfg, &rq, &hq, &mq);
 
     int mode = rt_rne_enter();
     uint32_t n = (uint32_t)(((uint64_t)rq.tail + rq.cap - rq.head) % rq.cap);

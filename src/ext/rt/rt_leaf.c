@@ -18,15 +18,15 @@ static bool take(rt_tri_hit *best, uint32_t prim, float t, float u, float v, boo
 #include <immintrin.h>
 #define RT_LEAF_X4 1
 
-/* The 16 bytes at offset `at` of four binary32 triangles (q + 36 * lane[k]), transposed:
- * col[c] holds float c of each. Every load stays inside its triangle's 36 bytes. */
-__attribute__((target("avx"))) static inline void
-tri4_cols(const uint8_t *q, const unsigned lane[4], unsigned at, __m128 col[4])
+/* The 16 bytes at offset `at` of four binary32 triangles (rows row[k]), transposed: col[c]
+ * holds float c of each. Every load stays inside its triangle's 36 bytes. */
+__attribute__((target("avx"), always_inline)) static inline void
+tri4_cols(const uint8_t *const row[4], unsigned at, __m128 col[4])
 {
-    __m128 r0 = _mm_loadu_ps((const float *)(const void *)(q + 36 * lane[0] + at));
-    __m128 r1 = _mm_loadu_ps((const float *)(const void *)(q + 36 * lane[1] + at));
-    __m128 r2 = _mm_loadu_ps((const float *)(const void *)(q + 36 * lane[2] + at));
-    __m128 r3 = _mm_loadu_ps((const float *)(const void *)(q + 36 * lane[3] + at));
+    __m128 r0 = _mm_loadu_ps((const float *)(const void *)(row[0] + at));
+    __m128 r1 = _mm_loadu_ps((const float *)(const void *)(row[1] + at));
+    __m128 r2 = _mm_loadu_ps((const float *)(const void *)(row[2] + at));
+    __m128 r3 = _mm_loadu_ps((const float *)(const void *)(row[3] + at));
     _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
     col[0] = r0;
     col[1] = r1;
@@ -39,29 +39,28 @@ tri4_cols(const uint8_t *q, const unsigned lane[4], unsigned at, __m128 col[4])
  * multiplies and adds, never fused: intrinsics of a target without FMA), the same ordered
  * comparisons, the same divisions and roundings to binary32 (MXCSR is round to nearest
  * even inside rt_rne_enter), so each lane computes the bits the scalar test computes for
- * its triangle. For a ray with neither NaN nor a zero direction (the caller checks) and
- * the accepted range [lo, hi]. Returns the mask of hit lanes, their t, u, v in t/u/v.
+ * its triangle. For a ray with neither NaN nor a zero direction (lr->none false) whose
+ * shear axes are kx, ky, kz (constants where tri4_test expands it, so that the vertex
+ * columns stay in registers). Returns the mask of hit lanes, their t, u, v in t/u/v.
  * Lanes k >= n repeat triangle n - 1 and are masked off. */
 /* REQ: RT-059 RT-062 RT-065 */
-__attribute__((target("avx"))) static unsigned tri4_test(const rt_ray_pre *p, const uint8_t *q,
-                                                         unsigned n, bool cull_back, float lo,
-                                                         float hi, float t[4], float u[4],
-                                                         float v[4])
+__attribute__((target("avx"), always_inline)) static inline unsigned
+tri4_axes(const rt_leaf_ray *lr, const uint8_t *q, unsigned n, const unsigned kx, const unsigned ky,
+          const unsigned kz, float t[4], float u[4], float v[4])
 {
-    unsigned lane[4];
+    const uint8_t *row[4];
     for (unsigned k = 0; k < 4; k++)
-        lane[k] = k < n ? k : n - 1;
+        row[k] = q + 36 * (k < n ? k : n - 1);
     __m128 c0[4], c1[4], c2[4];
-    tri4_cols(q, lane, 0, c0);  /* v0.xyz, v1.x */
-    tri4_cols(q, lane, 12, c1); /* v1.xyz, v2.x */
-    tri4_cols(q, lane, 20, c2); /* v1.z, v2.xyz */
-    const __m128 *vert[3] = {c0, c1, c2 + 1};
-    const unsigned kx = p->kx, ky = p->ky, kz = p->kz;
-    const __m256d sx = _mm256_set1_pd(p->dsx), sy = _mm256_set1_pd(p->dsy);
-    const __m256d sz = _mm256_set1_pd(p->dsz);
-    const __m256d ox = _mm256_set1_pd((double)p->r.org[kx]);
-    const __m256d oy = _mm256_set1_pd((double)p->r.org[ky]);
-    const __m256d oz = _mm256_set1_pd((double)p->r.org[kz]);
+    tri4_cols(row, 0, c0);  /* v0.xyz, v1.x */
+    tri4_cols(row, 12, c1); /* v1.xyz, v2.x */
+    tri4_cols(row, 20, c2); /* v1.z, v2.xyz */
+    const __m128 vert[3][3] = {{c0[0], c0[1], c0[2]}, {c1[0], c1[1], c1[2]}, {c2[1], c2[2], c2[3]}};
+    const rt_ray_pre *p = lr->p;
+    const __m256d sx = _mm256_broadcast_sd(&p->dsx), sy = _mm256_broadcast_sd(&p->dsy);
+    const __m256d sz = _mm256_broadcast_sd(&p->dsz);
+    const __m256d ox = _mm256_broadcast_sd(&lr->ox), oy = _mm256_broadcast_sd(&lr->oy);
+    const __m256d oz = _mm256_broadcast_sd(&lr->oz);
     __m256d x[3], y[3], z[3]; /* per vertex: sheared x and y, translated z */
     for (unsigned k = 0; k < 3; k++) {
         z[k] = _mm256_sub_pd(_mm256_cvtps_pd(vert[k][kz]), oz);
@@ -82,7 +81,7 @@ __attribute__((target("avx"))) static unsigned tri4_test(const rt_ray_pre *p, co
         _mm256_or_pd(_mm256_cmp_pd(eu, zero, _CMP_GT_OQ), _mm256_cmp_pd(ev, zero, _CMP_GT_OQ)),
         _mm256_cmp_pd(ew, zero, _CMP_GT_OQ));
     __m256d det = _mm256_add_pd(_mm256_add_pd(eu, ev), ew);
-    __m256d reject = cull_back ? neg : _mm256_and_pd(neg, pos);
+    __m256d reject = lr->cull_back ? neg : _mm256_and_pd(neg, pos);
     reject = _mm256_or_pd(reject, _mm256_cmp_pd(det, zero, _CMP_EQ_OQ));
     reject = _mm256_or_pd(reject, _mm256_cmp_pd(det, det, _CMP_UNORD_Q));
     unsigned mask = ~(unsigned)_mm256_movemask_pd(reject) & ((1u << n) - 1);
@@ -93,8 +92,8 @@ __attribute__((target("avx"))) static unsigned tri4_test(const rt_ray_pre *p, co
     __m128 tf = _mm256_cvtpd_ps(_mm256_div_pd(tt, det));
     __m128 uu = _mm256_cvtpd_ps(_mm256_div_pd(ev, det));
     __m128 vv = _mm256_cvtpd_ps(_mm256_div_pd(ew, det));
-    __m128 ok = _mm_and_ps(_mm_cmp_ps(tf, _mm_set1_ps(lo), _CMP_GE_OQ),
-                           _mm_cmp_ps(tf, _mm_set1_ps(hi), _CMP_LE_OQ));
+    __m128 ok = _mm_and_ps(_mm_cmp_ps(tf, _mm_set1_ps(lr->lo), _CMP_GE_OQ),
+                           _mm_cmp_ps(tf, _mm_set1_ps(lr->hi), _CMP_LE_OQ));
     ok = _mm_and_ps(ok, _mm_cmpord_ps(uu, vv)); /* neither u nor v NaN */
     _mm_storeu_ps(t, tf);
     _mm_storeu_ps(u, uu);
@@ -102,28 +101,73 @@ __attribute__((target("avx"))) static unsigned tri4_test(const rt_ray_pre *p, co
     return mask & (unsigned)_mm_movemask_ps(ok);
 }
 
-/* The leaf loop over triangles read in place, four at a time; false when an any-hit
- * search stopped. */
-static bool leaf_x4(const uint8_t *mem, uint32_t first, uint32_t count, const rt_ray_pre *p,
-                    bool cull_back, unsigned eps_code, bool any, rt_tri_hit *best)
+/* tri4_axes for the ray's axis order (rt_leaf_ray.perm = 2 kz + (kx > ky)). */
+__attribute__((target("avx"))) static unsigned
+tri4_test(const rt_leaf_ray *lr, const uint8_t *q, unsigned n, float t[4], float u[4], float v[4])
 {
-    const rt_ray *r = &p->r;
-    /* rt_tri_test_pre's whole-ray misses (a NaN range fails the t test below as well). */
-    if (p->nan || p->dir_zero) return true;
-    float eps = eps_code & 0xffu ? rt_eps(eps_code) : 0.0f; /* rt_eps(0) is 0 */
-    float lo = r->tmin - eps, hi = r->tmax + eps;
-    for (uint32_t i0 = 0; i0 < count; i0 += 4) {
-        float t[4], u[4], v[4];
-        unsigned hit = tri4_test(p, mem + 36u * (size_t)i0, count - i0 < 4 ? count - i0 : 4,
-                                 cull_back, lo, hi, t, u, v);
-        for (; hit; hit &= hit - 1) {
-            unsigned k = (unsigned)__builtin_ctz(hit);
-            if (!take(best, first + i0 + k, t[k], u[k], v[k], any)) return false;
+    switch (lr->perm) {
+    case 0:
+        return tri4_axes(lr, q, n, 1, 2, 0, t, u, v);
+    case 1:
+        return tri4_axes(lr, q, n, 2, 1, 0, t, u, v);
+    case 2:
+        return tri4_axes(lr, q, n, 0, 2, 1, t, u, v);
+    case 3:
+        return tri4_axes(lr, q, n, 2, 0, 1, t, u, v);
+    case 4:
+        return tri4_axes(lr, q, n, 0, 1, 2, t, u, v);
+    default:
+        return tri4_axes(lr, q, n, 1, 0, 2, t, u, v);
+    }
+}
+#endif
+
+void rt_leaf_ray_init(const rt_ray_pre *p, bool cull_back, unsigned eps_code, bool any,
+                      rt_leaf_ray *lr)
+{
+    float eps = rt_eps(eps_code);
+    lr->p = p;
+    lr->lo = p->r.tmin - eps;
+    lr->hi = p->r.tmax + eps;
+    lr->none = p->nan || p->dir_zero; /* rt_tri_test_pre's whole-ray misses */
+    lr->x4 = rt_host_avx();
+    lr->cull_back = cull_back;
+    lr->any = any;
+    lr->eps_code = eps_code;
+    lr->perm = (uint8_t)(2 * p->kz + (p->kx > p->ky));
+    lr->ox = (double)p->r.org[p->kx];
+    lr->oy = (double)p->r.org[p->ky];
+    lr->oz = (double)p->r.org[p->kz];
+}
+
+/* REQ: RT-036 RT-064 RT-065 */
+bool rt_leaf_mem(const rt_leaf_ray *lr, const uint8_t *mem, uint32_t first, uint32_t count,
+                 rt_tri_hit *best)
+{
+#ifdef RT_LEAF_X4
+    if (lr->x4) {
+        /* (a NaN range fails tri4_axes's t test as the scalar test's NaN check does) */
+        if (lr->none) return true;
+        for (uint32_t i0 = 0; i0 < count; i0 += 4) {
+            float t[4], u[4], v[4];
+            unsigned hit =
+                tri4_test(lr, mem + 36u * (size_t)i0, count - i0 < 4 ? count - i0 : 4, t, u, v);
+            for (; hit; hit &= hit - 1) {
+                unsigned k = (unsigned)__builtin_ctz(hit);
+                if (!take(best, first + i0 + k, t[k], u[k], v[k], lr->any)) return false;
+            }
         }
+        return true;
+    }
+#endif
+    for (uint32_t i = 0; i < count; i++) {
+        float tri[3][3], t, u, vv;
+        memcpy(tri, mem + 36u * (size_t)i, sizeof tri);
+        if (!rt_tri_test_pre(lr->p, tri, lr->cull_back, lr->eps_code, &t, &u, &vv)) continue;
+        if (!take(best, first + i, t, u, vv, lr->any)) return false; /* modulo 2^32 (P-342) */
     }
     return true;
 }
-#endif
 
 /* REQ: RT-036 RT-064 RT-065 */
 rt_fetch_status rt_leaf_closest(const rt_tri_src *src, uint32_t first, uint32_t count,
@@ -131,23 +175,17 @@ rt_fetch_status rt_leaf_closest(const rt_tri_src *src, uint32_t first, uint32_t 
                                 rt_tri_hit *best, bool *stopped)
 {
     *stopped = false;
-#ifdef RT_LEAF_X4
-    static int avx = -1; /* rt_host_avx() once: racy but idempotent, as its own cache */
-    if (avx < 0) avx = rt_host_avx();
-    if (src->mem && avx) {
-        *stopped = !leaf_x4(src->mem, first, count, p, cull_back, eps_code, any, best);
+    if (src->mem) {
+        rt_leaf_ray lr;
+        rt_leaf_ray_init(p, cull_back, eps_code, any, &lr);
+        *stopped = !rt_leaf_mem(&lr, src->mem, first, count, best);
         return RT_FETCH_OK;
     }
-#endif
     for (uint32_t i = 0; i < count; i++) {
         uint32_t prim = first + i; /* modulo 2^32 (P-342) */
         float tri[3][3], t, u, vv;
-        if (src->mem) {
-            memcpy(tri, src->mem + 36u * (size_t)i, sizeof tri);
-        } else {
-            rt_fetch_status st = rt_fetch_tri(src->f, src->base, prim, src->e, tri);
-            if (st != RT_FETCH_OK) return st;
-        }
+        rt_fetch_status st = rt_fetch_tri(src->f, src->base, prim, src->e, tri);
+        if (st != RT_FETCH_OK) return st;
         if (!rt_tri_test_pre(p, tri, cull_back, eps_code, &t, &u, &vv)) continue;
         if (!take(best, prim, t, u, vv, any)) {
             *stopped = true;

@@ -43,4 +43,23 @@ rt_fetch_status rt_leaf_closest(const rt_tri_src *src, uint32_t first, uint32_t 
                                 const rt_ray_pre *p, bool cull_back, unsigned eps_code, bool any,
                                 rt_tri_hit *best, bool *stopped);
 
+/* What the in-place test of every leaf of one ray shares (rt_leaf_mem): prepared once per
+ * ray by rt_leaf_ray_init for the culling, tolerance code and any-hit of rt_leaf_closest. */
+typedef struct {
+    const rt_ray_pre *p;
+    float lo, hi; /* the accepted t range [tmin - 2^-e, tmax + 2^-e] */
+    bool none;    /* every triangle test misses (a NaN in the ray, a zero direction) */
+    bool x4;      /* four triangles at a time (the host's AVX) */
+    bool cull_back, any;
+    unsigned eps_code;
+    uint8_t perm;      /* 2 kz + (kx > ky): which of the six shear axis orders the ray has */
+    double ox, oy, oz; /* org[kx], org[ky], org[kz] in binary64 */
+} rt_leaf_ray;
+void rt_leaf_ray_init(const rt_ray_pre *p, bool cull_back, unsigned eps_code, bool any,
+                      rt_leaf_ray *lr);
+/* rt_leaf_closest for triangles read in place (mem: triangle `first`, binary32, 36 bytes
+ * each): the same hits by the same rule; false when an any-hit search stopped. */
+bool rt_leaf_mem(const rt_leaf_ray *lr, const uint8_t *mem, uint32_t first, uint32_t count,
+                 rt_tri_hit *best);
+
 #endif
