@@ -1194,6 +1194,34 @@ static void test_offload_predicated(void **state)
     down(&r);
 }
 
+/* OOB-zero of an instruction's fetches (XMEM SVMEM, P-320) needs both SVMMODE.BOUND_CHECK
+ * and ALLOW_OOB_ZERO: rt.bbox over an unmapped node tile traps with a load access fault at
+ * the tile under SVMMODE 0, 1 (BOUND_CHECK) and 2 (ALLOW_OOB_ZERO); under 3 the tile reads
+ * as zeros (every child empty): a miss, rd = 0, INV_MISS, no trap. REQ: RT-089 RT-101 */
+static void test_bbox_oob_zero(void **state)
+{
+    (void)state;
+    for (uint64_t mode = 0; mode < 4; mode++) {
+        rig r;
+        up_bbox(&r, MODE_FP32);
+        bbox_ray32(&r);
+        wcsr(&r, RTNODE, UNMAPPED);
+        wcsr(&r, SVMMODE, mode);
+        wcsr(&r, EVENTS, ~UINT64_C(0)); /* W1C: clear */
+        r.h->x[A1] = 0x55;
+        assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), mode != 3);
+        if (mode != 3) {
+            assert_int_equal(r.h->mcause, 5);
+            assert_int_equal(r.h->mtval, UNMAPPED);
+            assert_int_equal(r.h->x[A1], 0x55);
+        } else {
+            assert_int_equal(r.h->x[A1], 0);
+        }
+        assert_int_equal(csr(&r, EVENTS) & 1, 1); /* INV_MISS */
+        down(&r);
+    }
+}
+
 /* SVMEM rules of job fetches (P-320, P-322) with ray 1 unmapped (odesc_at_end):
  *   FOF = 0: the job faults at ray 1: LAST_EC 3, SVFAULTI 1, HEAD 1, INV_MISS;
  *   FOF = 1: fault-only-first stop at ray 1: no LAST_EC, SVFAULTI 1, HEAD 1;
@@ -1584,6 +1612,7 @@ int main(void)
         cmocka_unit_test(test_illegal),
         cmocka_unit_test(test_unsup_fmt),
         cmocka_unit_test(test_w_guard),
+        cmocka_unit_test(test_bbox_oob_zero),
         cmocka_unit_test(test_pack_hint),
         cmocka_unit_test(test_rtuv_false_predicate),
         cmocka_unit_test(test_rtclsdef_mirror),
