@@ -1114,6 +1114,37 @@ static void test_offload_feature_bits(void **state)
     }
 }
 
+/* A job's stores into a page that holds decoded instructions reach the hart as its own
+ * stores do (the hart then decodes the word again, without a fence.i; rt_offload.c
+ * ram_map_w): `addi a1, zero, 7` is executed at P, then a job's hit entry {ray 0, ...}
+ * lands on P, so P holds 0x00000000, an illegal instruction, when it is executed again.
+ * An engine that wrote the page directly would leave the hart running the old addi. */
+static void test_offload_store_to_code(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    offload_scene(&r);
+    uint64_t p = RAM + 4u * r.next;
+    assert_int_equal(exec1(&r, itype(7, 0, 0, A1, 0x13)), 0); /* addi a1, zero, 7 */
+    assert_int_equal(r.h->x[A1], 7);
+    oqueue(&r, OHQ, 0, 0, 8, p);
+    const float z0 = 0;
+    r.h->x[A0] = odesc(&r, 0, ORAYS, 1, &z0, 0);
+    assert_int_equal(exec1(&r, XSUBMIT(T0, A0)), 0);
+    assert_int_equal(exec1(&r, XWAIT(0)), 0);
+    assert_int_equal(rd32(&r, OHQ + 4), 1);
+    assert_int_equal(rd32(&r, p), 0); /* the entry's ray index */
+    r.h->x[A1] = 0;
+    r.h->pc = p;
+    uint64_t before = r.h->traps;
+    hart_run(r.h, 1);
+    assert_int_equal(r.h->traps - before, 1);
+    assert_int_equal(r.h->mcause, 2);
+    assert_int_equal(r.h->x[A1], 0);
+    down(&r);
+}
+
 /* A unit that ran an offload job (and so built its job engine) gives back every byte
  * when freed: after warm-up rounds (one-time state grows to its steady size) 16 more
  * rounds of attach, one job, wait, free leave the heap as they found it. */
@@ -1619,6 +1650,7 @@ int main(void)
         cmocka_unit_test(test_offload_fifo),
         cmocka_unit_test(test_offload_feature_bits),
         cmocka_unit_test(test_offload_frees),
+        cmocka_unit_test(test_offload_store_to_code),
         cmocka_unit_test(test_offload_predicated),
         cmocka_unit_test(test_offload_fof),
         cmocka_unit_test(test_profile_dependencies),
