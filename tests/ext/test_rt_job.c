@@ -18,6 +18,7 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -944,6 +945,28 @@ static void test_node8(void **st)
     }
 }
 
+/* A ray whose tmin or tmax is NaN misses: no box and no triangle accepts a NaN range
+ * (rt.bbox's rule, errata Q-73). The ray at (1, 2) along +z, which hits B with [0, 100],
+ * with tmin NaN, tmax NaN, or both, through plain loads and through the map. REQ: RT-056 */
+static void test_nan_range(void **st)
+{
+    (void)st;
+    static const float range[3][2] = {{NAN, 100}, {0, NAN}, {NAN, NAN}};
+    for (unsigned mapped = 0; mapped < 2; mapped++) {
+        for (unsigned k = 0; k < 3; k++) {
+            setup(8);
+            scene_two_levels();
+            ray32(0, 1, 2, 0, 1, range[k][0], range[k][1]);
+            w(QRAY + 4, 4, 1);
+            rt_job_desc jd;
+            desc(&jd, 0);
+            rt_job_result res = run_ok(&jd, CAP_T_FP32, mapped ? &MEM_MAPPED : &MEM);
+            assert_int_equal(res.hits, 0);
+            assert_int_equal(res.misses, 1);
+        }
+    }
+}
+
 /* Errata Q-74. The tolerance code widens the accepted range (Q-74): tmax 2.75 misses
  * B at t 3 without tolerance; code 1 (2^-1 = 0.5) accepts it (boxes use the same range).
  * Through plain loads and through the map (the leaf's triangles tested in place, four at
@@ -1822,6 +1845,7 @@ int main(void)
         cmocka_unit_test(test_tie_same_index),
         cmocka_unit_test(test_fof_stop_kinds),
         cmocka_unit_test(test_eps),
+        cmocka_unit_test(test_nan_range),
         cmocka_unit_test(test_decode),
         cmocka_unit_test(test_unsup_fmt),
         cmocka_unit_test(test_predicated),
