@@ -1114,6 +1114,35 @@ static void test_offload_feature_bits(void **state)
     }
 }
 
+/* A queue pointer of 0 in the descriptor takes RTQ_RAY/RTQ_HIT/RTQ_MISS at xsubmit.rt
+ * (errata Q-70, Q-79), each pointer on its own: descriptors with one pointer 0 and the
+ * others given (their low bytes 0x20 and 0x00 next to the zero one), the CSR naming the
+ * queue for the zero one. Ray 0 hits (t 1): the hit lands in the hit queue either way,
+ * the ray queue's HEAD moves to 1. REQ: RT-018 */
+static void test_offload_default_queues(void **state)
+{
+    (void)state;
+    static const unsigned csr_of[3] = {RTQ_RAY, RTQ_HIT, RTQ_MISS};
+    for (unsigned q = 0; q < 3; q++) {
+        rig r;
+        up(&r, NULL);
+        offload_scene(&r);
+        const float z0 = 0;
+        uint64_t d = odesc(&r, 0, ORAYS, 1, &z0, 0);
+        const uint64_t named[3] = {ORQ, OHQ, OMQ};
+        put64(&r, d + 8 + 8 * q, 0);
+        wcsr(&r, csr_of[q], named[q]);
+        r.h->x[A0] = d;
+        assert_int_equal(exec1(&r, XSUBMIT(T0, A0)), 0);
+        assert_int_equal(exec1(&r, XWAIT(0)), 0);
+        assert_int_equal(csr(&r, RTSTAT) & 0xFE, 0); /* no job fault */
+        assert_int_equal(rd32(&r, ORQ), 1);          /* HEAD */
+        assert_int_equal(rd32(&r, OHQ + 4), 1);
+        assert_int_equal(rd32(&r, OHITS + 8), 0x3F800000u); /* t 1 */
+        down(&r);
+    }
+}
+
 /* A job's stores into a page that holds decoded instructions reach the hart as its own
  * stores do (the hart then decodes the word again, without a fence.i; rt_offload.c
  * ram_map_w): `addi a1, zero, 7` is executed at P, then a job's hit entry {ray 0, ...}
@@ -1650,6 +1679,7 @@ int main(void)
         cmocka_unit_test(test_offload_fifo),
         cmocka_unit_test(test_offload_feature_bits),
         cmocka_unit_test(test_offload_frees),
+        cmocka_unit_test(test_offload_default_queues),
         cmocka_unit_test(test_offload_store_to_code),
         cmocka_unit_test(test_offload_predicated),
         cmocka_unit_test(test_offload_fof),
