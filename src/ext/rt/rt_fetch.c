@@ -13,7 +13,8 @@ static rt_fetch_status fetched_from(rt_fetch *f, uint64_t a, unsigned bytes)
 
 /* Whether the n bytes at a overlap a range a map_only fetch must not read (the ranges
  * are sorted by their lower bound: none after one that starts at or above a + n). */
-static bool forbidden(const rt_fetch *f, uint64_t a, uint64_t n)
+__attribute__((always_inline)) static inline bool forbidden(const rt_fetch *f, uint64_t a,
+                                                            uint64_t n)
 {
     if (f->map_only && !(a >= f->clear[0] && a + n <= f->clear[1] && a + n > a))
         for (unsigned i = 0; i < f->nforbid && f->forbid[i][0] < a + n; i++)

@@ -36,12 +36,13 @@ void rt_job_decode(const uint8_t desc[RT_DESC_BYTES], rt_job_desc *jd)
  *
  * One table serves every thread of a split job (a second thread filling a table of its
  * own decoded each node again per job: bench/README.md "Two threads: one node cache").
- * An entry is written at most once per generation, so a published entry stays as it is
- * while other threads read it: its tag's gen is claimed (gen + 1, "being filled") by one
- * thread, which writes the address and the entry and then publishes gen (release); a
- * reader checks gen (acquire) before the address. A slot that holds another entry of
- * the generation or is being filled is not replaced: the node is decoded into the
- * thread's spill and counted as an eviction. Generations are even (0: never filled). */
+ * While shared, an entry is written at most once per generation, so a published entry
+ * stays as it is while other threads read it: its tag's gen is claimed (gen + 1, "being
+ * filled") by one thread, which writes the address and the entry and then publishes gen
+ * (release); a reader checks gen (acquire) before the address. A slot that holds another
+ * entry of the generation or is being filled is not replaced: the node is decoded into
+ * the thread's spill and counted as an eviction. On one thread the newest entry replaces
+ * the slot's. Generations are even (0: never filled). */
 typedef struct {
     _Alignas(32) uint64_t addr; /* the TriRange's (tag) */
     const uint8_t *tris;        /* host pointer to triangle `first` (count * 36 bytes, FP32) */
@@ -56,6 +57,7 @@ typedef struct {
     leaf_ent *leaf;                /* 2^(bits+1) entries */
     uint64_t mask, lmask;
     unsigned bits, max_bits;
+    bool shared; /* a view of a table other threads fill at the same time */
     uint32_t gen;
     uint64_t evict;  /* entries of this generation not kept: their slot held another */
     uint64_t lo, hi; /* address range of the records cached in this generation */
@@ -124,6 +126,10 @@ static inline bool slot_has(const uint32_t *gen, const uint64_t *addr, uint32_t 
 static bool slot_claim(node_cache *nc, uint32_t *gen)
 {
     uint32_t old = __atomic_load_n(gen, __ATOMIC_RELAXED);
+    if (!nc->shared) { /* one thread: the newest entry replaces the slot's */
+        if (old == nc->gen) nc->evict++;
+        return true;
+    }
     if (old != nc->gen && old != nc->gen + 1 &&
         __atomic_compare_exchange_n(gen, &old, nc->gen + 1, false, __ATOMIC_RELAXED,
                                     __ATOMIC_RELAXED))
@@ -789,6 +795,7 @@ static void tracer_init(tracer *tr, split_job *sj)
 {
     tr->view = sj->eng->cache;
     tr->view.max_bits = tr->view.bits;
+    tr->view.shared = true;
     tr->view.evict = 0;
     tr->k = *sj->k;
     tr->s = *sj->s;

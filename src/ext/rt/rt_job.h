@@ -173,9 +173,9 @@ typedef struct {
 /* Runs one job under snapshot s. */
 void rt_job_run(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m, rt_job_result *r);
 
-/* The engine's state kept between jobs: a cache of decoded node tiles per thread and the
- * number of host threads a job is split over (--rt-threads). Results never depend on
- * either:
+/* The engine's state kept between jobs: a cache of decoded node tiles (one, shared by the
+ * threads of a split job) and the number of host threads a job is split over
+ * (--rt-threads). Results never depend on either:
  *   - the cache is a per-job snapshot: every job starts with it empty (a generation
  *     counter, no clearing), so nodes rewritten between jobs are read again; a store of
  *     the job itself (queue entries, TAIL, HEAD) that overlaps the cached address range
