@@ -1551,14 +1551,14 @@ static void test_split_jobs_complete(void **st)
     rt_job_engine_free(e);
 }
 
-/* Linked with -Wl,--wrap=malloc: every malloc of the engine comes here, and one whose size
- * is in [fail_lo, fail_hi] fails. */
-void *__real_malloc(size_t n);
-void *__wrap_malloc(size_t n);
+/* Linked with -Wl,--wrap=aligned_alloc: every aligned_alloc of the engine comes here, and
+ * one whose size is in [fail_lo, fail_hi] fails. */
+void *__real_aligned_alloc(size_t align, size_t n);
+void *__wrap_aligned_alloc(size_t align, size_t n);
 static size_t fail_lo = SIZE_MAX, fail_hi = 0;
-void *__wrap_malloc(size_t n)
+void *__wrap_aligned_alloc(size_t align, size_t n)
 {
-    return n >= fail_lo && n <= fail_hi ? NULL : __real_malloc(n);
+    return n >= fail_lo && n <= fail_hi ? NULL : __real_aligned_alloc(align, n);
 }
 
 /* A split job whose ray count outgrows the engine's block ring (64 blocks of 32 rays at
@@ -1594,13 +1594,14 @@ static void ring_round(size_t lo, size_t hi)
 }
 
 /* The same rounds when the larger ring cannot be allocated: its result array (125 blocks
- * of 32 results, far above 64 KiB) or its 125 ready words (1000 bytes) fail (the job
- * allocates nothing else); the engine keeps its ring of 64 blocks, the job completes on
- * it, and the part that was allocated is given back. */
+ * of 32 results of 24 bytes, 96000 bytes) or its 125 ready words (each on a cache line of
+ * its own, 8000 bytes) fail (the job allocates nothing else: every lane is off, so no node
+ * is read and the node cache does not grow); the engine keeps its ring of 64 blocks, the
+ * job completes on it, and the part that was allocated is given back. */
 static void test_split_ring_frees(void **st)
 {
     (void)st;
-    static const size_t fail[3][2] = {{SIZE_MAX, 0}, {65536, SIZE_MAX}, {1000, 1000}};
+    static const size_t fail[3][2] = {{SIZE_MAX, 0}, {65536, 200000}, {4000, 16000}};
     for (unsigned f = 0; f < 3; f++) {
         for (int k = 0; k < 4; k++)
             ring_round(fail[f][0], fail[f][1]);
