@@ -1328,6 +1328,29 @@ static void test_offload_fof(void **state)
     }
 }
 
+/* A ray queue whose array is larger than RAM (CAP 2^20 slots, 32 MiB) with its two rays at
+ * the end of RAM, ray 1 past it: the array cannot be read in one piece, so the rays are
+ * read one by one and ray 1's access fault ends the job there (LAST_EC 3, SVFAULTI 1,
+ * HEAD 1), as with a small CAP (test_offload_fof). REQ: RT-089 */
+static void test_offload_rays_past_ram(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    offload_scene(&r);
+    const float z0 = 0;
+    uint64_t d = odesc(&r, 1, OEND, 1, &z0, 0);
+    oqueue(&r, ORQ + 32, 0, 2, 1u << 20, OEND);
+    r.h->x[A0] = d;
+    assert_int_equal(exec1(&r, XSUBMIT(T0, A0)), 0);
+    assert_int_equal(exec1(&r, XWAIT(0)), 0);
+    assert_int_equal((csr(&r, RTSTAT) >> 2) & 0x3F, 3);
+    assert_int_equal(csr(&r, SVFAULTI), 1);
+    assert_int_equal(rd32(&r, ORQ + 32), 1);
+    assert_int_equal(rd32(&r, OHQ + 4), 1); /* ray 0 hits */
+    down(&r);
+}
+
 /* RT CSR hints are no controls: with every hint bit set — RTCFG.EN (0 or 1), LMEM_ONLY,
  * RTCONF2.IMPL_HINT — and RTBASE holding an arbitrary unaligned value, rt.bbox gives the
  * same rd, rounding and stickies, ZMODE still zeroes rd for a false predicate and the
@@ -1688,6 +1711,7 @@ int main(void)
         cmocka_unit_test(test_offload_store_to_code),
         cmocka_unit_test(test_offload_predicated),
         cmocka_unit_test(test_offload_fof),
+        cmocka_unit_test(test_offload_rays_past_ram),
         cmocka_unit_test(test_profile_dependencies),
         cmocka_unit_test(test_hints),
         cmocka_unit_test(test_numeric_policy),
