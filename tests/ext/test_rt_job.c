@@ -1614,6 +1614,82 @@ static void test_split_ring_frees(void **st)
     }
 }
 
+/* A split job with more blocks than its ring (the ring cannot grow: its result array is
+ * made to fail, so it keeps 64 blocks; the job has 66): a block's ring slot is not traced
+ * into again before the block has been appended. 2112 FP16 rays that miss; the map holds
+ * the calling thread at its first ray record (its first block) until the other thread reads
+ * a ray of block 64, the first to reuse a slot, or 1 s has passed: that thread must not get
+ * there first, and every miss entry is written, in ray order. */
+#define OVR_N    2112u
+#define OVR_RAYS 0x11000u
+#define OVR_MISS 0x19800u
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    pthread_t caller;
+    bool ahead, waited, early; /* early: block 64 was read while the caller waited */
+} O = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+
+static const uint8_t *ahead_map(void *ctx, uint64_t a, unsigned n)
+{
+    if (a >= OVR_RAYS && a < OVR_RAYS + 16u * OVR_N) {
+        pthread_mutex_lock(&O.mu);
+        if ((a - OVR_RAYS) / 16 >= 64u * 32u) {
+            O.ahead = true;
+            pthread_cond_broadcast(&O.cv);
+        }
+        if (pthread_equal(pthread_self(), O.caller) && !O.waited) {
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_sec += 1;
+            while (!O.ahead)
+                if (pthread_cond_timedwait(&O.cv, &O.mu, &until) == ETIMEDOUT) break;
+            O.waited = true;
+            O.early = O.ahead;
+        }
+        pthread_mutex_unlock(&O.mu);
+    }
+    return f_map(ctx, a, n);
+}
+
+static void test_split_ring_reuse(void **st)
+{
+    (void)st;
+    setup(8);
+    scene_two_levels();
+    for (uint32_t i = 0; i < OVR_N; i++) {
+        const uint16_t ray[8] = {h16(5), h16(5), h16(0), h16(0), h16(0), h16(1), h16(0), h16(100)};
+        for (unsigned k = 0; k < 8; k++)
+            w(OVR_RAYS + 16 * i + 2 * k, 2, ray[k]);
+    }
+    queue(QRAY, 0, OVR_N, OVR_N + 1, OVR_RAYS);
+    queue(QMISS, 0, 0, OVR_N + 1, OVR_MISS);
+    rt_job_desc jd;
+    desc(&jd, 0);
+    cap_snap s;
+    snap(&s, CAP_T_FP16);
+    rt_job_engine *e = rt_job_engine_new(2);
+    assert_non_null(e);
+    assert_int_equal(rt_job_engine_threads(e), 2);
+    O.caller = pthread_self();
+    O.ahead = O.waited = O.early = false;
+    const rt_job_mem m = {&F, f_load, f_store, ahead_map, NULL, NULL};
+    rt_job_result res;
+    fail_lo = 40000; /* the 66-block result array (50688 bytes) */
+    fail_hi = 60000;
+    rt_job_run_ex(&jd, &s, &m, e, &res);
+    fail_lo = SIZE_MAX;
+    fail_hi = 0;
+    rt_job_engine_free(e);
+    assert_true(O.waited);
+    assert_false(O.early);
+    assert_int_equal(res.status, RT_JOB_OK);
+    assert_int_equal(res.misses, OVR_N);
+    for (uint32_t i = 0; i < OVR_N; i++)
+        assert_int_equal(r(OVR_MISS + 4 * i, 4), i);
+    assert_int_equal(r(QRAY, 4), OVR_N);
+}
+
 /* The engine's node and leaf caches (docs/rt.md "Offload engine"): within a job, a ray
  * through nodes and leaves that an earlier ray read takes them from the caches and reads
  * nothing of the BVH again, only its own ray record. Counted on the mapped read path
@@ -1842,6 +1918,7 @@ int main(void)
         cmocka_unit_test(test_node8),
         cmocka_unit_test(test_engine_caches),
         cmocka_unit_test(test_split_ring_frees),
+        cmocka_unit_test(test_split_ring_reuse),
         cmocka_unit_test(test_cache_trirange_overwritten),
         cmocka_unit_test(test_tie_same_index),
         cmocka_unit_test(test_fof_stop_kinds),
