@@ -1472,6 +1472,45 @@ static void test_split_rays_overwritten(void **st)
     assert_memory_equal(F.ram, ram1, RAM_SIZE);
 }
 
+/* A split job's threads share one node cache (docs/rt.md "Offload engine"): a node tile
+ * one thread decoded is there for the other, so the 130 rays of a 2-thread job through
+ * scene 1 (each visits the root and N1 and hits B) read the two node tiles a few times
+ * (once, or once more by the other thread for each ray it traces while the first has not
+ * published the tile yet), not twice per ray: fewer than 130 reads, where one read per
+ * visit would make 260. */
+static atomic_uint node_maps;
+static const uint8_t *f_map_nodes(void *ctx, uint64_t a, unsigned n)
+{
+    if ((a == BVH || a == N1) && n == 64) node_maps++;
+    return f_map(ctx, a, n);
+}
+static void test_split_shared_cache(void **st)
+{
+    (void)st;
+    setup(8);
+    scene_two_levels();
+    for (uint32_t i = 0; i < BIG_N; i++)
+        big_ray(i, 1.0f, 2.0f);
+    big_queues(BIG_N, BIG_HITS);
+    rt_job_desc jd;
+    desc(&jd, 0);
+    cap_snap s;
+    snap(&s, CAP_T_FP32);
+    rt_job_engine *e = rt_job_engine_new(2);
+    assert_non_null(e);
+    assert_int_equal(rt_job_engine_threads(e), 2);
+    const rt_job_mem m = {&F, f_load, f_store, f_map_nodes, NULL, NULL};
+    node_maps = 0;
+    rt_job_result res;
+    rt_job_run_ex(&jd, &s, &m, e, &res);
+    rt_job_engine_free(e);
+    assert_int_equal(res.status, RT_JOB_OK);
+    assert_int_equal(res.hits, BIG_N);
+    assert_true(node_maps >= 2);
+    if (node_maps >= BIG_N)
+        fail_msg("%u reads of the two node tiles for %u rays", (unsigned)node_maps, BIG_N);
+}
+
 /* A ray ring that wraps inside a block of a split job (Q-70: slots modulo CAP): 130 rays
  * from HEAD 100 of a 131-slot ring, so ray 31 of the job, the last of its first block of
  * 32, is in slot 0 and ray 32 in slot 1. Only slot 0's ray hits (B at t 3), on one thread
@@ -1934,6 +1973,7 @@ int main(void)
         cmocka_unit_test(test_split_jobs_complete),
         cmocka_unit_test(test_split_rays_overwritten),
         cmocka_unit_test(test_split_both_threads_trace),
+        cmocka_unit_test(test_split_shared_cache),
         cmocka_unit_test(test_cache_grows),
         cmocka_unit_test(test_split_ring_wrap),
         cmocka_unit_test(test_job_charge),
