@@ -1148,6 +1148,28 @@ static void test_offload_default_queues(void **state)
     }
 }
 
+/* A descriptor that ends exactly at the end of RAM (its 72 bytes at RAM + RAM_SIZE - 72)
+ * is read whole: xsubmit.rt takes it (ticket 1) and the job runs (ray 0 hits). Only the
+ * descriptor's own nine doublewords are accessed (errata Q-61). REQ: RT-118 */
+static void test_offload_desc_at_ram_end(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    offload_scene(&r);
+    const float z0 = 0;
+    uint64_t d = odesc(&r, 0, ORAYS, 1, &z0, 0), e = RAM + RAM_SIZE - 72;
+    for (unsigned i = 0; i < 72; i += 4)
+        put32(&r, e + i, rd32(&r, d + i));
+    r.h->x[A0] = e;
+    assert_int_equal(exec1(&r, XSUBMIT(T0, A0)), 0);
+    assert_int_equal(r.h->x[T0], 1);
+    assert_int_equal(exec1(&r, XWAIT(0)), 0);
+    assert_int_equal(rd32(&r, OHQ + 4), 1);
+    assert_int_equal(rd32(&r, OHITS + 8), 0x3F800000u); /* t 1 */
+    down(&r);
+}
+
 /* A job's stores into a page that holds decoded instructions reach the hart as its own
  * stores do (the hart then decodes the word again, without a fence.i; rt_offload.c
  * ram_map_w): `addi a1, zero, 7` is executed at P, then a job's hit entry {ray 0, ...}
@@ -1707,6 +1729,7 @@ int main(void)
         cmocka_unit_test(test_offload_fifo),
         cmocka_unit_test(test_offload_feature_bits),
         cmocka_unit_test(test_offload_frees),
+        cmocka_unit_test(test_offload_desc_at_ram_end),
         cmocka_unit_test(test_offload_default_queues),
         cmocka_unit_test(test_offload_store_to_code),
         cmocka_unit_test(test_offload_predicated),
