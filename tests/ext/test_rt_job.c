@@ -1871,6 +1871,33 @@ static void test_cache_grows(void **st)
     assert_int_equal(C.node_reads[CHAIN_RAYS - 1], 0);
 }
 
+/* The span of cached records ends where the last one ends: a job store right after it does
+ * not start a new cache generation (rt_job.c store_bytes). Rays at (10, 10) miss the root's
+ * children, so only the root tile (64 bytes at BVH) is read and cached, and the miss
+ * entries go right after it (at N1, unused here). A job of two such rays maps the root
+ * once and each ray record once: one map more than the job of one ray. */
+static void test_cache_span_end(void **st)
+{
+    (void)st;
+    unsigned reads[3];
+    for (uint32_t n = 1; n <= 2; n++) {
+        setup(8);
+        scene_two_levels();
+        queue(QMISS, 0, 0, 8, BVH + 64);
+        for (uint32_t i = 0; i < n; i++)
+            ray32(i, 10, 10, 0, 1, 0, 100);
+        w(QRAY + 4, 4, n);
+        rt_job_desc jd;
+        desc(&jd, 0);
+        F.maps = 0;
+        rt_job_result res = run_ok(&jd, CAP_T_FP32, &MEM_MAPPED);
+        assert_int_equal(res.misses, n);
+        assert_int_equal(r(BVH + 64 + 4 * (n - 1), 4), n - 1);
+        reads[n] = F.maps;
+    }
+    assert_int_equal(reads[2] - reads[1], 1);
+}
+
 /* Two hits at the same t with the same index (errata P-343): two leaves whose TriRanges
  * both name triangle 0, at different bases, hit at t 5. The closest-hit rule (ties to the
  * lower index) does not separate them; the first found in traversal order is kept. The
@@ -1956,6 +1983,7 @@ int main(void)
         cmocka_unit_test(test_tri_index_wrap),
         cmocka_unit_test(test_node8),
         cmocka_unit_test(test_engine_caches),
+        cmocka_unit_test(test_cache_span_end),
         cmocka_unit_test(test_split_ring_frees),
         cmocka_unit_test(test_split_ring_reuse),
         cmocka_unit_test(test_cache_trirange_overwritten),
