@@ -18,6 +18,7 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -944,6 +945,28 @@ static void test_node8(void **st)
     }
 }
 
+/* A ray whose tmin or tmax is NaN misses: no box and no triangle accepts a NaN range
+ * (rt.bbox's rule, errata Q-73). The ray at (1, 2) along +z, which hits B with [0, 100],
+ * with tmin NaN, tmax NaN, or both, through plain loads and through the map. REQ: RT-056 */
+static void test_nan_range(void **st)
+{
+    (void)st;
+    static const float range[3][2] = {{NAN, 100}, {0, NAN}, {NAN, NAN}};
+    for (unsigned mapped = 0; mapped < 2; mapped++) {
+        for (unsigned k = 0; k < 3; k++) {
+            setup(8);
+            scene_two_levels();
+            ray32(0, 1, 2, 0, 1, range[k][0], range[k][1]);
+            w(QRAY + 4, 4, 1);
+            rt_job_desc jd;
+            desc(&jd, 0);
+            rt_job_result res = run_ok(&jd, CAP_T_FP32, mapped ? &MEM_MAPPED : &MEM);
+            assert_int_equal(res.hits, 0);
+            assert_int_equal(res.misses, 1);
+        }
+    }
+}
+
 /* Errata Q-74. The tolerance code widens the accepted range (Q-74): tmax 2.75 misses
  * B at t 3 without tolerance; code 1 (2^-1 = 0.5) accepts it (boxes use the same range).
  * Through plain loads and through the map (the leaf's triangles tested in place, four at
@@ -1449,6 +1472,45 @@ static void test_split_rays_overwritten(void **st)
     assert_memory_equal(F.ram, ram1, RAM_SIZE);
 }
 
+/* A split job's threads share one node cache (docs/rt.md "Offload engine"): a node tile
+ * one thread decoded is there for the other, so the 130 rays of a 2-thread job through
+ * scene 1 (each visits the root and N1 and hits B) read the two node tiles a few times
+ * (once, or once more by the other thread for each ray it traces while the first has not
+ * published the tile yet), not twice per ray: fewer than 130 reads, where one read per
+ * visit would make 260. */
+static atomic_uint node_maps;
+static const uint8_t *f_map_nodes(void *ctx, uint64_t a, unsigned n)
+{
+    if ((a == BVH || a == N1) && n == 64) node_maps++;
+    return f_map(ctx, a, n);
+}
+static void test_split_shared_cache(void **st)
+{
+    (void)st;
+    setup(8);
+    scene_two_levels();
+    for (uint32_t i = 0; i < BIG_N; i++)
+        big_ray(i, 1.0f, 2.0f);
+    big_queues(BIG_N, BIG_HITS);
+    rt_job_desc jd;
+    desc(&jd, 0);
+    cap_snap s;
+    snap(&s, CAP_T_FP32);
+    rt_job_engine *e = rt_job_engine_new(2);
+    assert_non_null(e);
+    assert_int_equal(rt_job_engine_threads(e), 2);
+    const rt_job_mem m = {&F, f_load, f_store, f_map_nodes, NULL, NULL};
+    node_maps = 0;
+    rt_job_result res;
+    rt_job_run_ex(&jd, &s, &m, e, &res);
+    rt_job_engine_free(e);
+    assert_int_equal(res.status, RT_JOB_OK);
+    assert_int_equal(res.hits, BIG_N);
+    assert_true(node_maps >= 2);
+    if (node_maps >= BIG_N)
+        fail_msg("%u reads of the two node tiles for %u rays", (unsigned)node_maps, BIG_N);
+}
+
 /* A ray ring that wraps inside a block of a split job (Q-70: slots modulo CAP): 130 rays
  * from HEAD 100 of a 131-slot ring, so ray 31 of the job, the last of its first block of
  * 32, is in slot 0 and ray 32 in slot 1. Only slot 0's ray hits (B at t 3), on one thread
@@ -1528,14 +1590,14 @@ static void test_split_jobs_complete(void **st)
     rt_job_engine_free(e);
 }
 
-/* Linked with -Wl,--wrap=malloc: every malloc of the engine comes here, and one whose size
- * is in [fail_lo, fail_hi] fails. */
-void *__real_malloc(size_t n);
-void *__wrap_malloc(size_t n);
+/* Linked with -Wl,--wrap=aligned_alloc: every aligned_alloc of the engine comes here, and
+ * one whose size is in [fail_lo, fail_hi] fails. */
+void *__real_aligned_alloc(size_t align, size_t n);
+void *__wrap_aligned_alloc(size_t align, size_t n);
 static size_t fail_lo = SIZE_MAX, fail_hi = 0;
-void *__wrap_malloc(size_t n)
+void *__wrap_aligned_alloc(size_t align, size_t n)
 {
-    return n >= fail_lo && n <= fail_hi ? NULL : __real_malloc(n);
+    return n >= fail_lo && n <= fail_hi ? NULL : __real_aligned_alloc(align, n);
 }
 
 /* A split job whose ray count outgrows the engine's block ring (64 blocks of 32 rays at
@@ -1571,13 +1633,14 @@ static void ring_round(size_t lo, size_t hi)
 }
 
 /* The same rounds when the larger ring cannot be allocated: its result array (125 blocks
- * of 32 results, far above 64 KiB) or its 125 ready words (1000 bytes) fail (the job
- * allocates nothing else); the engine keeps its ring of 64 blocks, the job completes on
- * it, and the part that was allocated is given back. */
+ * of 32 results of 24 bytes, 96000 bytes) or its 125 ready words (each on a cache line of
+ * its own, 8000 bytes) fail (the job allocates nothing else: every lane is off, so no node
+ * is read and the node cache does not grow); the engine keeps its ring of 64 blocks, the
+ * job completes on it, and the part that was allocated is given back. */
 static void test_split_ring_frees(void **st)
 {
     (void)st;
-    static const size_t fail[3][2] = {{SIZE_MAX, 0}, {65536, SIZE_MAX}, {1000, 1000}};
+    static const size_t fail[3][2] = {{SIZE_MAX, 0}, {65536, 200000}, {4000, 16000}};
     for (unsigned f = 0; f < 3; f++) {
         for (int k = 0; k < 4; k++)
             ring_round(fail[f][0], fail[f][1]);
@@ -1588,6 +1651,82 @@ static void test_split_ring_frees(void **st)
             fail_msg("case %u: %zu bytes in use before, %zu after 8 rounds", f, before,
                      heap_in_use());
     }
+}
+
+/* A split job with more blocks than its ring (the ring cannot grow: its result array is
+ * made to fail, so it keeps 64 blocks; the job has 66): a block's ring slot is not traced
+ * into again before the block has been appended. 2112 FP16 rays that miss; the map holds
+ * the calling thread at its first ray record (its first block) until the other thread reads
+ * a ray of block 64, the first to reuse a slot, or 1 s has passed: that thread must not get
+ * there first, and every miss entry is written, in ray order. */
+#define OVR_N    2112u
+#define OVR_RAYS 0x11000u
+#define OVR_MISS 0x19800u
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    pthread_t caller;
+    bool ahead, waited, early; /* early: block 64 was read while the caller waited */
+} O = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+
+static const uint8_t *ahead_map(void *ctx, uint64_t a, unsigned n)
+{
+    if (a >= OVR_RAYS && a < OVR_RAYS + 16u * OVR_N) {
+        pthread_mutex_lock(&O.mu);
+        if ((a - OVR_RAYS) / 16 >= 64u * 32u) {
+            O.ahead = true;
+            pthread_cond_broadcast(&O.cv);
+        }
+        if (pthread_equal(pthread_self(), O.caller) && !O.waited) {
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_sec += 1;
+            while (!O.ahead)
+                if (pthread_cond_timedwait(&O.cv, &O.mu, &until) == ETIMEDOUT) break;
+            O.waited = true;
+            O.early = O.ahead;
+        }
+        pthread_mutex_unlock(&O.mu);
+    }
+    return f_map(ctx, a, n);
+}
+
+static void test_split_ring_reuse(void **st)
+{
+    (void)st;
+    setup(8);
+    scene_two_levels();
+    for (uint32_t i = 0; i < OVR_N; i++) {
+        const uint16_t ray[8] = {h16(5), h16(5), h16(0), h16(0), h16(0), h16(1), h16(0), h16(100)};
+        for (unsigned k = 0; k < 8; k++)
+            w(OVR_RAYS + 16 * i + 2 * k, 2, ray[k]);
+    }
+    queue(QRAY, 0, OVR_N, OVR_N + 1, OVR_RAYS);
+    queue(QMISS, 0, 0, OVR_N + 1, OVR_MISS);
+    rt_job_desc jd;
+    desc(&jd, 0);
+    cap_snap s;
+    snap(&s, CAP_T_FP16);
+    rt_job_engine *e = rt_job_engine_new(2);
+    assert_non_null(e);
+    assert_int_equal(rt_job_engine_threads(e), 2);
+    O.caller = pthread_self();
+    O.ahead = O.waited = O.early = false;
+    const rt_job_mem m = {&F, f_load, f_store, ahead_map, NULL, NULL};
+    rt_job_result res;
+    fail_lo = 40000; /* the 66-block result array (50688 bytes) */
+    fail_hi = 60000;
+    rt_job_run_ex(&jd, &s, &m, e, &res);
+    fail_lo = SIZE_MAX;
+    fail_hi = 0;
+    rt_job_engine_free(e);
+    assert_true(O.waited);
+    assert_false(O.early);
+    assert_int_equal(res.status, RT_JOB_OK);
+    assert_int_equal(res.misses, OVR_N);
+    for (uint32_t i = 0; i < OVR_N; i++)
+        assert_int_equal(r(OVR_MISS + 4 * i, 4), i);
+    assert_int_equal(r(QRAY, 4), OVR_N);
 }
 
 /* The engine's node and leaf caches (docs/rt.md "Offload engine"): within a job, a ray
@@ -1732,6 +1871,33 @@ static void test_cache_grows(void **st)
     assert_int_equal(C.node_reads[CHAIN_RAYS - 1], 0);
 }
 
+/* The span of cached records ends where the last one ends: a job store right after it does
+ * not start a new cache generation (rt_job.c store_bytes). Rays at (10, 10) miss the root's
+ * children, so only the root tile (64 bytes at BVH) is read and cached, and the miss
+ * entries go right after it (at N1, unused here). A job of two such rays maps the root
+ * once and each ray record once: one map more than the job of one ray. */
+static void test_cache_span_end(void **st)
+{
+    (void)st;
+    unsigned reads[3];
+    for (uint32_t n = 1; n <= 2; n++) {
+        setup(8);
+        scene_two_levels();
+        queue(QMISS, 0, 0, 8, BVH + 64);
+        for (uint32_t i = 0; i < n; i++)
+            ray32(i, 10, 10, 0, 1, 0, 100);
+        w(QRAY + 4, 4, n);
+        rt_job_desc jd;
+        desc(&jd, 0);
+        F.maps = 0;
+        rt_job_result res = run_ok(&jd, CAP_T_FP32, &MEM_MAPPED);
+        assert_int_equal(res.misses, n);
+        assert_int_equal(r(BVH + 64 + 4 * (n - 1), 4), n - 1);
+        reads[n] = F.maps;
+    }
+    assert_int_equal(reads[2] - reads[1], 1);
+}
+
 /* Two hits at the same t with the same index (errata P-343): two leaves whose TriRanges
  * both name triangle 0, at different bases, hit at t 5. The closest-hit rule (ties to the
  * lower index) does not separate them; the first found in traversal order is kept. The
@@ -1817,11 +1983,14 @@ int main(void)
         cmocka_unit_test(test_tri_index_wrap),
         cmocka_unit_test(test_node8),
         cmocka_unit_test(test_engine_caches),
+        cmocka_unit_test(test_cache_span_end),
         cmocka_unit_test(test_split_ring_frees),
+        cmocka_unit_test(test_split_ring_reuse),
         cmocka_unit_test(test_cache_trirange_overwritten),
         cmocka_unit_test(test_tie_same_index),
         cmocka_unit_test(test_fof_stop_kinds),
         cmocka_unit_test(test_eps),
+        cmocka_unit_test(test_nan_range),
         cmocka_unit_test(test_decode),
         cmocka_unit_test(test_unsup_fmt),
         cmocka_unit_test(test_predicated),
@@ -1832,6 +2001,7 @@ int main(void)
         cmocka_unit_test(test_split_jobs_complete),
         cmocka_unit_test(test_split_rays_overwritten),
         cmocka_unit_test(test_split_both_threads_trace),
+        cmocka_unit_test(test_split_shared_cache),
         cmocka_unit_test(test_cache_grows),
         cmocka_unit_test(test_split_ring_wrap),
         cmocka_unit_test(test_job_charge),

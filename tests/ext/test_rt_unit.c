@@ -956,13 +956,18 @@ static void test_rtuv_false_predicate(void **state)
 }
 
 /* RTCLSDEF mirrors DESCPOL[5:0] only: STRICT_DOM (bit 6) and anything above never show
- * through, and a write to RTCLSDEF changes neither RTCLSDEF nor DESCPOL (Q-64).
+ * through, and a write to RTCLSDEF changes neither RTCLSDEF nor DESCPOL (Q-64). RTSPROF
+ * reads 0 (RT has no streaming profile of its own), whatever the variable the value is
+ * read into held (the commit log and the debugger read CSRs into uninitialized ones).
  * REQ: RT-021 RT-103 */
 static void test_rtclsdef_mirror(void **state)
 {
     (void)state;
     rig r;
     up(&r, NULL);
+    uint64_t v = 0x55;
+    assert_true(hart_csr_read(r.h, RTSPROF, &v));
+    assert_int_equal(v, 0);
     wcsr(&r, DESCPOL, 0x40); /* STRICT_DOM only */
     assert_int_equal(csr(&r, DESCPOL), 0x40);
     assert_int_equal(csr(&r, RTCLSDEF), 0);
@@ -1114,6 +1119,88 @@ static void test_offload_feature_bits(void **state)
     }
 }
 
+/* A queue pointer of 0 in the descriptor takes RTQ_RAY/RTQ_HIT/RTQ_MISS at xsubmit.rt
+ * (errata Q-70, Q-79), each pointer on its own: descriptors with one pointer 0 and the
+ * others given (their low bytes 0x20 and 0x00 next to the zero one), the CSR naming the
+ * queue for the zero one. Ray 0 hits (t 1): the hit lands in the hit queue either way,
+ * the ray queue's HEAD moves to 1. REQ: RT-018 */
+static void test_offload_default_queues(void **state)
+{
+    (void)state;
+    static const unsigned csr_of[3] = {RTQ_RAY, RTQ_HIT, RTQ_MISS};
+    for (unsigned q = 0; q < 3; q++) {
+        rig r;
+        up(&r, NULL);
+        offload_scene(&r);
+        const float z0 = 0;
+        uint64_t d = odesc(&r, 0, ORAYS, 1, &z0, 0);
+        const uint64_t named[3] = {ORQ, OHQ, OMQ};
+        put64(&r, d + 8 + 8 * q, 0);
+        wcsr(&r, csr_of[q], named[q]);
+        r.h->x[A0] = d;
+        assert_int_equal(exec1(&r, XSUBMIT(T0, A0)), 0);
+        assert_int_equal(exec1(&r, XWAIT(0)), 0);
+        assert_int_equal(csr(&r, RTSTAT) & 0xFE, 0); /* no job fault */
+        assert_int_equal(rd32(&r, ORQ), 1);          /* HEAD */
+        assert_int_equal(rd32(&r, OHQ + 4), 1);
+        assert_int_equal(rd32(&r, OHITS + 8), 0x3F800000u); /* t 1 */
+        down(&r);
+    }
+}
+
+/* A descriptor that ends exactly at the end of RAM (its 72 bytes at RAM + RAM_SIZE - 72)
+ * is read whole: xsubmit.rt takes it (ticket 1) and the job runs (ray 0 hits). Only the
+ * descriptor's own nine doublewords are accessed (errata Q-61). REQ: RT-118 */
+static void test_offload_desc_at_ram_end(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    offload_scene(&r);
+    const float z0 = 0;
+    uint64_t d = odesc(&r, 0, ORAYS, 1, &z0, 0), e = RAM + RAM_SIZE - 72;
+    for (unsigned i = 0; i < 72; i += 4)
+        put32(&r, e + i, rd32(&r, d + i));
+    r.h->x[A0] = e;
+    assert_int_equal(exec1(&r, XSUBMIT(T0, A0)), 0);
+    assert_int_equal(r.h->x[T0], 1);
+    assert_int_equal(exec1(&r, XWAIT(0)), 0);
+    assert_int_equal(rd32(&r, OHQ + 4), 1);
+    assert_int_equal(rd32(&r, OHITS + 8), 0x3F800000u); /* t 1 */
+    down(&r);
+}
+
+/* A job's stores into a page that holds decoded instructions reach the hart as its own
+ * stores do (the hart then decodes the word again, without a fence.i; rt_offload.c
+ * ram_map_w): `addi a1, zero, 7` is executed at P, then a job's hit entry {ray 0, ...}
+ * lands on P, so P holds 0x00000000, an illegal instruction, when it is executed again.
+ * An engine that wrote the page directly would leave the hart running the old addi. */
+static void test_offload_store_to_code(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    offload_scene(&r);
+    uint64_t p = RAM + 4u * r.next;
+    assert_int_equal(exec1(&r, itype(7, 0, 0, A1, 0x13)), 0); /* addi a1, zero, 7 */
+    assert_int_equal(r.h->x[A1], 7);
+    oqueue(&r, OHQ, 0, 0, 8, p);
+    const float z0 = 0;
+    r.h->x[A0] = odesc(&r, 0, ORAYS, 1, &z0, 0);
+    assert_int_equal(exec1(&r, XSUBMIT(T0, A0)), 0);
+    assert_int_equal(exec1(&r, XWAIT(0)), 0);
+    assert_int_equal(rd32(&r, OHQ + 4), 1);
+    assert_int_equal(rd32(&r, p), 0); /* the entry's ray index */
+    r.h->x[A1] = 0;
+    r.h->pc = p;
+    uint64_t before = r.h->traps;
+    hart_run(r.h, 1);
+    assert_int_equal(r.h->traps - before, 1);
+    assert_int_equal(r.h->mcause, 2);
+    assert_int_equal(r.h->x[A1], 0);
+    down(&r);
+}
+
 /* A unit that ran an offload job (and so built its job engine) gives back every byte
  * when freed: after warm-up rounds (one-time state grows to its steady size) 16 more
  * rounds of attach, one job, wait, free leave the heap as they found it. */
@@ -1194,6 +1281,34 @@ static void test_offload_predicated(void **state)
     down(&r);
 }
 
+/* OOB-zero of an instruction's fetches (XMEM SVMEM, P-320) needs both SVMMODE.BOUND_CHECK
+ * and ALLOW_OOB_ZERO: rt.bbox over an unmapped node tile traps with a load access fault at
+ * the tile under SVMMODE 0, 1 (BOUND_CHECK) and 2 (ALLOW_OOB_ZERO); under 3 the tile reads
+ * as zeros (every child empty): a miss, rd = 0, INV_MISS, no trap. REQ: RT-089 RT-101 */
+static void test_bbox_oob_zero(void **state)
+{
+    (void)state;
+    for (uint64_t mode = 0; mode < 4; mode++) {
+        rig r;
+        up_bbox(&r, MODE_FP32);
+        bbox_ray32(&r);
+        wcsr(&r, RTNODE, UNMAPPED);
+        wcsr(&r, SVMMODE, mode);
+        wcsr(&r, EVENTS, ~UINT64_C(0)); /* W1C: clear */
+        r.h->x[A1] = 0x55;
+        assert_int_equal(exec1(&r, RT_BBOX(A1, A0, 0)), mode != 3);
+        if (mode != 3) {
+            assert_int_equal(r.h->mcause, 5);
+            assert_int_equal(r.h->mtval, UNMAPPED);
+            assert_int_equal(r.h->x[A1], 0x55);
+        } else {
+            assert_int_equal(r.h->x[A1], 0);
+        }
+        assert_int_equal(csr(&r, EVENTS) & 1, 1); /* INV_MISS */
+        down(&r);
+    }
+}
+
 /* SVMEM rules of job fetches (P-320, P-322) with ray 1 unmapped (odesc_at_end):
  *   FOF = 0: the job faults at ray 1: LAST_EC 3, SVFAULTI 1, HEAD 1, INV_MISS;
  *   FOF = 1: fault-only-first stop at ray 1: no LAST_EC, SVFAULTI 1, HEAD 1;
@@ -1233,6 +1348,29 @@ static void test_offload_fof(void **state)
         assert_int_equal(csr(&r, EVENTS) & 1, 1); /* INV_MISS */
         down(&r);
     }
+}
+
+/* A ray queue whose array is larger than RAM (CAP 2^20 slots, 32 MiB) with its two rays at
+ * the end of RAM, ray 1 past it: the array cannot be read in one piece, so the rays are
+ * read one by one and ray 1's access fault ends the job there (LAST_EC 3, SVFAULTI 1,
+ * HEAD 1), as with a small CAP (test_offload_fof). REQ: RT-089 */
+static void test_offload_rays_past_ram(void **state)
+{
+    (void)state;
+    rig r;
+    up(&r, NULL);
+    offload_scene(&r);
+    const float z0 = 0;
+    uint64_t d = odesc(&r, 1, OEND, 1, &z0, 0);
+    oqueue(&r, ORQ + 32, 0, 2, 1u << 20, OEND);
+    r.h->x[A0] = d;
+    assert_int_equal(exec1(&r, XSUBMIT(T0, A0)), 0);
+    assert_int_equal(exec1(&r, XWAIT(0)), 0);
+    assert_int_equal((csr(&r, RTSTAT) >> 2) & 0x3F, 3);
+    assert_int_equal(csr(&r, SVFAULTI), 1);
+    assert_int_equal(rd32(&r, ORQ + 32), 1);
+    assert_int_equal(rd32(&r, OHQ + 4), 1); /* ray 0 hits */
+    down(&r);
 }
 
 /* RT CSR hints are no controls: with every hint bit set — RTCFG.EN (0 or 1), LMEM_ONLY,
@@ -1584,14 +1722,19 @@ int main(void)
         cmocka_unit_test(test_illegal),
         cmocka_unit_test(test_unsup_fmt),
         cmocka_unit_test(test_w_guard),
+        cmocka_unit_test(test_bbox_oob_zero),
         cmocka_unit_test(test_pack_hint),
         cmocka_unit_test(test_rtuv_false_predicate),
         cmocka_unit_test(test_rtclsdef_mirror),
         cmocka_unit_test(test_offload_fifo),
         cmocka_unit_test(test_offload_feature_bits),
         cmocka_unit_test(test_offload_frees),
+        cmocka_unit_test(test_offload_desc_at_ram_end),
+        cmocka_unit_test(test_offload_default_queues),
+        cmocka_unit_test(test_offload_store_to_code),
         cmocka_unit_test(test_offload_predicated),
         cmocka_unit_test(test_offload_fof),
+        cmocka_unit_test(test_offload_rays_past_ram),
         cmocka_unit_test(test_profile_dependencies),
         cmocka_unit_test(test_hints),
         cmocka_unit_test(test_numeric_policy),
