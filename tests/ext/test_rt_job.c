@@ -1254,17 +1254,32 @@ static void big_queues(uint32_t n, uint64_t hits)
     queue(QMISS, 0, 0, n + 1, BIG_MISS);
 }
 
-/* Runs jd on an engine of `threads` host threads (it takes at most 64) through the
- * mapped memory. */
-static rt_job_result run_engine(const rt_job_desc *jd, const cap_snap *s, unsigned threads)
+/* Runs jd on an engine of `threads` host threads (it takes at most 64) through m. */
+static rt_job_result run_engine_mem(const rt_job_desc *jd, const cap_snap *s, unsigned threads,
+                                    const rt_job_mem *m)
 {
     rt_job_engine *e = rt_job_engine_new(threads);
     assert_non_null(e);
     assert_int_equal(rt_job_engine_threads(e), threads > 64 ? 64 : threads);
     rt_job_result res;
-    rt_job_run_ex(jd, s, &MEM_MAPPED, e, &res);
+    rt_job_run_ex(jd, s, m, e, &res);
     rt_job_engine_free(e);
     return res;
+}
+
+static rt_job_result run_engine(const rt_job_desc *jd, const cap_snap *s, unsigned threads)
+{
+    return run_engine_mem(jd, s, threads, &MEM_MAPPED);
+}
+
+/* The job of the queues as set up (desc(&jd, 0)) under FP32 on `threads` threads through m. */
+static rt_job_result run_default(unsigned threads, const rt_job_mem *m)
+{
+    rt_job_desc jd;
+    desc(&jd, 0);
+    cap_snap s;
+    snap(&s, CAP_T_FP32);
+    return run_engine_mem(&jd, &s, threads, m);
 }
 static void test_split_engine_rules(void **st)
 {
@@ -1350,11 +1365,7 @@ static void test_split_matches_one_thread(void **st)
                 big_ray(i, xy, deep ? 2.0f : xy);
             }
             big_queues(128, c == 0 ? SPLIT_HQ : BIG_HITS);
-            rt_job_desc jd;
-            desc(&jd, 0);
-            cap_snap s;
-            snap(&s, CAP_T_FP32);
-            rt_job_result res = run_engine(&jd, &s, threads);
+            rt_job_result res = run_default(threads, &MEM_MAPPED);
             uint64_t hb = c == 0 ? SPLIT_HQ : BIG_HITS;
             if (c == 0) {
                 assert_int_equal(res.status, RT_JOB_OK);
@@ -1418,19 +1429,10 @@ static void test_split_both_threads_trace(void **st)
     for (uint32_t i = 0; i < BIG_N; i++)
         big_ray(i, 10.0f, 10.0f);
     big_queues(BIG_N, BIG_HITS);
-    rt_job_desc jd;
-    desc(&jd, 0);
-    cap_snap s;
-    snap(&s, CAP_T_FP32);
-    rt_job_engine *e = rt_job_engine_new(2);
-    assert_non_null(e);
-    assert_int_equal(rt_job_engine_threads(e), 2);
     P.caller = pthread_self();
     P.caller_read = P.other_read = P.waited_out = false;
     const rt_job_mem m = {&F, f_load, f_store, pair_map, NULL, NULL};
-    rt_job_result res;
-    rt_job_run_ex(&jd, &s, &m, e, &res);
-    rt_job_engine_free(e);
+    rt_job_result res = run_default(2, &m);
     assert_int_equal(res.status, RT_JOB_OK);
     assert_int_equal(res.misses, BIG_N);
     assert_true(P.caller_read);
@@ -1455,11 +1457,7 @@ static void test_split_rays_overwritten(void **st)
         for (uint32_t i = 0; i < BIG_N; i++)
             big_ray(i, 1.0f, 2.0f);
         big_queues(BIG_N, BIG_RAYS + 32);
-        rt_job_desc jd;
-        desc(&jd, 0);
-        cap_snap s;
-        snap(&s, CAP_T_FP32);
-        res[threads - 1] = run_engine(&jd, &s, threads);
+        res[threads - 1] = run_default(threads, &MEM_MAPPED);
         if (threads == 1) memcpy(ram1, F.ram, RAM_SIZE);
     }
     assert_int_equal(res[0].status, RT_JOB_OK);
@@ -1492,18 +1490,9 @@ static void test_split_shared_cache(void **st)
     for (uint32_t i = 0; i < BIG_N; i++)
         big_ray(i, 1.0f, 2.0f);
     big_queues(BIG_N, BIG_HITS);
-    rt_job_desc jd;
-    desc(&jd, 0);
-    cap_snap s;
-    snap(&s, CAP_T_FP32);
-    rt_job_engine *e = rt_job_engine_new(2);
-    assert_non_null(e);
-    assert_int_equal(rt_job_engine_threads(e), 2);
     const rt_job_mem m = {&F, f_load, f_store, f_map_nodes, NULL, NULL};
     node_maps = 0;
-    rt_job_result res;
-    rt_job_run_ex(&jd, &s, &m, e, &res);
-    rt_job_engine_free(e);
+    rt_job_result res = run_default(2, &m);
     assert_int_equal(res.status, RT_JOB_OK);
     assert_int_equal(res.hits, BIG_N);
     assert_true(node_maps >= 2);
@@ -1526,11 +1515,7 @@ static void test_split_ring_wrap(void **st)
             big_ray(slot, slot == 0 ? 1.0f : 10.0f, slot == 0 ? 2.0f : 10.0f);
         big_queues(BIG_N, BIG_HITS);
         queue(QRAY, 100, 99, BIG_N + 1, BIG_RAYS);
-        rt_job_desc jd;
-        desc(&jd, 0);
-        cap_snap s;
-        snap(&s, CAP_T_FP32);
-        rt_job_result res = run_engine(&jd, &s, threads);
+        rt_job_result res = run_default(threads, &MEM_MAPPED);
         assert_int_equal(res.status, RT_JOB_OK);
         assert_int_equal(res.hits, 1);
         assert_int_equal(res.misses, BIG_N - 1);
