@@ -229,6 +229,14 @@ static void ray32(unsigned i, float ox, float oy, float oz, float dz, float tmin
         w(RAYS + 32 * i + 4 * k, 4, f32(v[k]));
 }
 
+/* One ray queued (TAIL 1): from (1, 2, 0) along +z, t in [0, 100]; it
+ * hits B at t 3 (scene_two_levels). */
+static void one_ray(void)
+{
+    ray32(0, 1, 2, 0, 1, 0, 100);
+    w(QRAY + 4, 4, 1);
+}
+
 static void setup(unsigned ncap)
 {
     memset(&F, 0, sizeof F);
@@ -564,8 +572,7 @@ static void test_tri_buf(void **st)
     node4(BVH, root, 1);
     tri32(TRIS2, TRI_A, 0);
     tri32(TRIS2 + 36, TRI_B, -1.0f);
-    ray32(0, 1, 2, 0, 1, 0, 100);
-    w(QRAY + 4, 4, 1);
+    one_ray();
     rt_job_desc jd;
     desc(&jd, 0);
     jd.tri_buf = TRIS2;
@@ -692,8 +699,7 @@ static void test_strict_dom(void **st)
     for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         setup(8);
         scene_two_levels();
-        ray32(0, 1, 2, 0, 1, 0, 100);
-        w(QRAY + 4, 4, 1);
+        one_ray();
         rt_job_desc jd;
         desc(&jd, 0);
         jd.memctl[0] = cases[i].memdom;
@@ -752,8 +758,7 @@ static void test_tri_index_wrap(void **st)
         setup(8);
         scene_one_leaf();
         trirange(TR_AB, 0xFFFFFFFFu, count, base);
-        ray32(0, 1, 2, 0, 1, 0, 100);
-        w(QRAY + 4, 4, 1);
+        one_ray();
         desc(&jd, 0);
         rt_job_run(&jd, &s, &MEM, &res);
         if (count == 1) {
@@ -824,8 +829,7 @@ static void test_faults(void **st)
 
     setup(8);
     scene_two_levels();
-    ray32(0, 1, 2, 0, 1, 0, 100);
-    w(QRAY + 4, 4, 1);
+    one_ray();
     desc(&jd, 0);
     jd.bvh_base = BVH + 16;
     rt_job_run(&jd, &s, &MEM, &res);
@@ -844,8 +848,7 @@ static void test_faults(void **st)
     for (unsigned k = 0; k < 2; k++) {
         setup(8);
         scene_two_levels();
-        ray32(0, 1, 2, 0, 1, 0, 100);
-        w(QRAY + 4, 4, 1);
+        one_ray();
         queue(k ? QMISS : QHIT, 0, 0, 8, (k ? MISSES : HITS) + 2);
         desc(&jd, 0);
         F.ray_loads = 0;
@@ -866,8 +869,7 @@ static void test_faults(void **st)
     /* no engine (the host out of memory): a job fault before any access */
     setup(8);
     scene_two_levels();
-    ray32(0, 1, 2, 0, 1, 0, 100);
-    w(QRAY + 4, 4, 1);
+    one_ray();
     desc(&jd, 0);
     F.loads = F.stores = 0;
     rt_job_run_ex(&jd, &s, &MEM, NULL, &res);
@@ -896,8 +898,7 @@ static void test_job_charge(void **st)
     for (unsigned limited = 0; limited < 2; limited++) {
         setup(8);
         scene_two_levels();
-        ray32(0, 1, 2, 0, 1, 0, 100);
-        w(QRAY + 4, 4, 1);
+        one_ray();
         rt_job_desc jd;
         desc(&jd, 0);
         charged_units = 0;
@@ -934,8 +935,7 @@ static void test_node8(void **st)
     for (unsigned n8 = 0; n8 < 2; n8++) {
         setup(8);
         scene_node8();
-        ray32(0, 1, 2, 0, 1, 0, 100);
-        w(QRAY + 4, 4, 1);
+        one_ray();
         rt_job_desc jd;
         desc(&jd, n8 ? RT_OPT_NODE8 : 0);
         jd.bvh_base = BVH8;
@@ -1015,8 +1015,7 @@ static void test_unsup_fmt(void **st)
     (void)st;
     setup(8);
     scene_two_levels();
-    ray32(0, 1, 2, 0, 1, 0, 100);
-    w(QRAY + 4, 4, 1);
+    one_ray();
     rt_job_desc jd;
     desc(&jd, 0);
     rt_job_result res = run_ok(&jd, CAP_T_INT8, &MEM);
@@ -1053,8 +1052,7 @@ static void test_trirange_index_wrap(void **st)
         setup(8);
         scene_one_leaf();
         trirange(TR_AB, 0xFFFFFFFFu, 2, base);
-        ray32(0, 1, 2, 0, 1, 0, 100);
-        w(QRAY + 4, 4, 1);
+        one_ray();
         rt_job_desc jd;
         desc(&jd, 0);
         cap_snap s;
@@ -1254,6 +1252,16 @@ static void big_queues(uint32_t n, uint64_t hits)
     queue(QMISS, 0, 0, n + 1, BIG_MISS);
 }
 
+/* Scene 1 and BIG_N rays, all from (x, y, 0) along +z, their hit entries at hits. */
+static void big_job(float x, float y, uint64_t hits)
+{
+    setup(8);
+    scene_two_levels();
+    for (uint32_t i = 0; i < BIG_N; i++)
+        big_ray(i, x, y);
+    big_queues(BIG_N, hits);
+}
+
 /* Runs jd on an engine of `threads` host threads (it takes at most 64) through m. */
 static rt_job_result run_engine_mem(const rt_job_desc *jd, const cap_snap *s, unsigned threads,
                                     const rt_job_mem *m)
@@ -1424,11 +1432,7 @@ static const uint8_t *pair_map(void *ctx, uint64_t a, unsigned n)
 static void test_split_both_threads_trace(void **st)
 {
     (void)st;
-    setup(8);
-    scene_two_levels();
-    for (uint32_t i = 0; i < BIG_N; i++)
-        big_ray(i, 10.0f, 10.0f);
-    big_queues(BIG_N, BIG_HITS);
+    big_job(10.0f, 10.0f, BIG_HITS);
     P.caller = pthread_self();
     P.caller_read = P.other_read = P.waited_out = false;
     const rt_job_mem m = {&F, f_load, f_store, pair_map, NULL, NULL};
@@ -1452,11 +1456,7 @@ static void test_split_rays_overwritten(void **st)
     static uint8_t ram1[RAM_SIZE];
     rt_job_result res[2];
     for (unsigned threads = 1; threads <= 2; threads++) {
-        setup(8);
-        scene_two_levels();
-        for (uint32_t i = 0; i < BIG_N; i++)
-            big_ray(i, 1.0f, 2.0f);
-        big_queues(BIG_N, BIG_RAYS + 32);
+        big_job(1.0f, 2.0f, BIG_RAYS + 32);
         res[threads - 1] = run_default(threads, &MEM_MAPPED);
         if (threads == 1) memcpy(ram1, F.ram, RAM_SIZE);
     }
@@ -1485,11 +1485,7 @@ static const uint8_t *f_map_nodes(void *ctx, uint64_t a, unsigned n)
 static void test_split_shared_cache(void **st)
 {
     (void)st;
-    setup(8);
-    scene_two_levels();
-    for (uint32_t i = 0; i < BIG_N; i++)
-        big_ray(i, 1.0f, 2.0f);
-    big_queues(BIG_N, BIG_HITS);
+    big_job(1.0f, 2.0f, BIG_HITS);
     const rt_job_mem m = {&F, f_load, f_store, f_map_nodes, NULL, NULL};
     node_maps = 0;
     rt_job_result res = run_default(2, &m);
@@ -1903,8 +1899,7 @@ static void test_tie_same_index(void **st)
             node4(BVH, root, 2);
             trirange(TR_A, 0, 1, first_swapped ? TRIS2 : TRIS);
             trirange(TR_B, 0, 1, first_swapped ? TRIS : TRIS2);
-            ray32(0, 1, 2, 0, 1, 0, 100);
-            w(QRAY + 4, 4, 1);
+            one_ray();
             rt_job_desc jd;
             desc(&jd, 0);
             rt_job_result res = run_ok(&jd, CAP_T_FP32, mapped ? &MEM_MAPPED : &MEM);
