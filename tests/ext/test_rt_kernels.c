@@ -493,6 +493,20 @@ static unsigned slab_rne(const rt_ray *r, const rt_node4w *w, rt_ray_pre *p, flo
     return mask;
 }
 
+/* A box's bounds on one axis for the random slab tests: each a special value or in
+ * [-4, 4], mostly in order (a non-empty slab), sometimes not (an empty one). */
+static void random_slab(const float *special, unsigned ns, float *lo, float *hi)
+{
+    float a = (rng_next() & 1) ? special[rng_next() % ns] : (float)rnd(-4, 4);
+    float b = (rng_next() & 1) ? special[rng_next() % ns] : (float)rnd(-4, 4);
+    if ((rng_next() & 15) != 0 && a > b) {
+        float t = a;
+        a = b;
+        b = t;
+    }
+    *lo = a;
+    *hi = b;
+}
 /* The 4-wide slab test of a decoded tile (rt_node4w_slab: SSE for rays without
  * infinities, the scalar test otherwise) computes the same hit mask and the same tnear/tfar
  * bits as the scalar rt_box_test (checked against binary64 above), on boxes made of the
@@ -510,16 +524,8 @@ static void test_slab4_matches_scalar(void **state)
         rt_node4 n;
         for (unsigned c = 0; c < 4; c++) {
             for (int i = 0; i < 3; i++) {
-                float a = (rng_next() & 1) ? special[rng_next() % ns] : (float)rnd(-4, 4);
-                float b = (rng_next() & 1) ? special[rng_next() % ns] : (float)rnd(-4, 4);
-                if ((rng_next() & 15) != 0 && a > b) { /* mostly non-empty boxes */
-                    float t = a;
-                    a = b;
-                    b = t;
-                }
-                if ((rng_next() & 255) == 0) a = NAN;
-                n.box[c].lo[i] = a;
-                n.box[c].hi[i] = b;
+                random_slab(special, ns, &n.box[c].lo[i], &n.box[c].hi[i]);
+                if ((rng_next() & 255) == 0) n.box[c].lo[i] = NAN;
             }
             n.index[c] = c;
             n.kind[c] = (rng_next() & 7) == 0 ? (uint8_t)(rng_next() & 3) : RT_CHILD_NODE;
@@ -576,15 +582,7 @@ static void test_slab4_sign_matches(void **state)
         rt_node4 n;
         for (unsigned c = 0; c < 4; c++) {
             for (int i = 0; i < 3; i++) {
-                float a = (rng_next() & 1) ? special[rng_next() % ns] : (float)rnd(-4, 4);
-                float b = (rng_next() & 1) ? special[rng_next() % ns] : (float)rnd(-4, 4);
-                if ((rng_next() & 15) != 0 && a > b) {
-                    float t = a;
-                    a = b;
-                    b = t;
-                }
-                n.box[c].lo[i] = a;
-                n.box[c].hi[i] = b;
+                random_slab(special, ns, &n.box[c].lo[i], &n.box[c].hi[i]);
             }
             n.index[c] = c;
             n.kind[c] = RT_CHILD_NODE;
