@@ -507,6 +507,7 @@ static void random_slab(const float *special, unsigned ns, float *lo, float *hi)
     *lo = a;
     *hi = b;
 }
+
 /* The 4-wide slab test of a decoded tile (rt_node4w_slab: SSE for rays without
  * infinities, the scalar test otherwise) computes the same hit mask and the same tnear/tfar
  * bits as the scalar rt_box_test (checked against binary64 above), on boxes made of the
