@@ -544,11 +544,12 @@ __attribute__((always_inline)) static inline bool traverse_as(job_ctx *c, const 
      * never NaN); without a zero direction component, by the reciprocals' signs. */
     bool vec = fast || (!p->nan && !p->slab_scalar && tmin == tmin && tmax_w == tmax_w && nn == 1);
     bool sign = fast || (vec && p->zero_axes == 0);
-    __m128 o4[3], inv4[3], tmin4 = _mm_set1_ps(tmin);
+    __m128 o4[3], inv4[3], ninv4[3], tmin4 = _mm_set1_ps(tmin);
     unsigned near[3], far[3];
     for (unsigned i = 0; i < 3; i++) {
         o4[i] = _mm_load_ps(p->org4[i]);
         inv4[i] = _mm_load_ps(p->inv4[i]);
+        ninv4[i] = _mm_xor_ps(inv4[i], _mm_set1_ps(-0.0f));
         near[i] = p->inv[i] < 0.0f ? 12 + 4 * i : 4 * i;
         far[i] = p->inv[i] < 0.0f ? 4 * i : 12 + 4 * i;
     }
@@ -569,42 +570,57 @@ __attribute__((always_inline)) static inline bool traverse_as(job_ctx *c, const 
                 if (best->t < tmax) tmax = best->t; /* min(tmax_w, closest hit) */
             }
         } else {
-            const rt_node4w *w[2];
-            w[0] = &cv.node[(addr >> 6) & cv.mask];
+            const rt_node4w *w0 = &cv.node[(addr >> 6) & cv.mask], *w1 = NULL;
             /* node_get's cache hit, inline */
-            if (nn != 1 || !slot_has(&w[0]->cache_gen, &w[0]->cache_addr, gen, addr))
-                if (!node_get(c, addr, nn, &w[0], &w[1])) return false;
+            if (nn != 1 || !slot_has(&w0->cache_gen, &w0->cache_addr, gen, addr)) {
+                const rt_node4w *g0, *g1 = NULL;
+                if (!node_get(c, addr, nn, &g0, &g1)) return false;
+                w0 = g0;
+                w1 = g1;
+            }
             float tn[8], tf[8];
             unsigned mask;
 #if defined(__SSE2__)
             if (sign)
                 mask =
-                    rt_slab4_sign_sse(o4, inv4, near, far, w[0], tmin4, _mm_set1_ps(tmax), tn, tf) &
-                    w[0]->live;
+                    rt_slab4_sign_sse(o4, ninv4, near, far, w0, tmin4, _mm_set1_ps(tmax), tn, tf) &
+                    w0->live;
             else if (vec)
-                mask = rt_slab4_sse(o4, inv4, zero_axes, w[0], tmin4, _mm_set1_ps(tmax), tn, tf) &
-                       w[0]->live;
+                mask = rt_slab4_sse(o4, inv4, zero_axes, w0, tmin4, _mm_set1_ps(tmax), tn, tf) &
+                       w0->live;
             else
 #endif
             {
-                mask = rt_node4w_slab(p, w[0], tmin, tmax, tn, tf);
-                if (nn == 2) mask |= rt_node4w_slab(p, w[1], tmin, tmax, tn + 4, tf + 4) << 4;
+                mask = rt_node4w_slab(p, w0, tmin, tmax, tn, tf);
+                if (nn == 2) mask |= rt_node4w_slab(p, w1, tmin, tmax, tn + 4, tf + 4) << 4;
             }
             /* Child ch of the node: a tile's four, or a Node8's eight from two tiles. */
-#define KID(ch) (nn == 1 ? w[0]->child[(ch)&3] : w[(ch) >> 2]->child[(ch)&3])
-            if (mask & (mask - 1)) {
+#define KID(ch) (nn == 1 ? w0->child[(ch)&3] : ((ch) < 4 ? w0 : w1)->child[(ch)&3])
+            /* Pushes child ch (the far end of its interval only where a NaN can occur). */
+#define PUSH(ch)                                                                                   \
+    do {                                                                                           \
+        uint32_t kid_ = KID(ch);                                                                   \
+        if (!fast) st_tf[sp] = tf[ch];                                                             \
+        st[sp++] = (stack_ent){kid_, tn[ch] > tmin ? tn[ch] : tmin};                               \
+        prefetch_child(&cv, bvh, kid_);                                                            \
+    } while (0)
+            unsigned rest = mask & (mask - 1);
+            if (rest && !(rest & (rest - 1))) { /* two: rt_child_order's one comparison */
+                if (sp + 2 > RT_JOB_STACK_DEPTH) return fault(c, RT_JOB_STACK, addr);
+                unsigned c0 = (unsigned)__builtin_ctz(mask), c1 = (unsigned)__builtin_ctz(rest);
+                bool swap = tn[c0] > tn[c1];
+                PUSH(swap ? c0 : c1);
+                child = KID(swap ? c1 : c0);
+                continue;
+            }
+            if (rest) {
                 uint8_t order[8];
                 unsigned nhit = rt_child_order(mask, tn, order);
                 /* Push far to near (room for all nhit, as if the nearest were pushed too);
                  * the nearest is visited next. */
                 if (sp + nhit > RT_JOB_STACK_DEPTH) return fault(c, RT_JOB_STACK, addr);
-                for (unsigned j = nhit; --j > 0;) {
-                    unsigned ch = order[j];
-                    uint32_t kid = KID(ch);
-                    if (!fast) st_tf[sp] = tf[ch];
-                    st[sp++] = (stack_ent){kid, tn[ch] > tmin ? tn[ch] : tmin};
-                    prefetch_child(&cv, bvh, kid);
-                }
+                for (unsigned j = nhit; --j > 0;)
+                    PUSH(order[j]);
                 child = KID(order[0]);
                 continue;
             }
@@ -613,6 +629,7 @@ __attribute__((always_inline)) static inline bool traverse_as(job_ctx *c, const 
                 child = KID((unsigned)__builtin_ctz(mask));
                 continue;
             }
+#undef PUSH
 #undef KID
         }
         /* Pop: a child pushed before a closer hit was found is skipped when its box no

@@ -190,19 +190,22 @@ static inline unsigned rt_slab4_sse(const __m128 o[3], const __m128 inv[3], unsi
  * t1) picks (equal values; they can differ only as +0 and -0, which every later
  * comparison treats alike). near[i] and far[i] are the float offsets in n of the near and
  * far planes' vectors (4i for lo[i], 12 + 4i for hi[i]), fixed for the ray: no per-axis
- * min and max. */
-static inline unsigned rt_slab4_sign_sse(const __m128 o[3], const __m128 inv[3],
+ * min and max. The distance is taken as (o - p) * ninv with ninv = -inv: under RNE
+ * rounding is symmetric and negation exact, so that is the value of (p - o) * inv (again
+ * a zero's sign aside), and the plane, the operand that varies, is the subtrahend, which
+ * an instruction can read from memory. */
+static inline unsigned rt_slab4_sign_sse(const __m128 o[3], const __m128 ninv[3],
                                          const unsigned near[3], const unsigned far[3],
                                          const rt_node4w *n, __m128 tmin, __m128 tmax,
                                          float tn_out[4], float tf_out[4])
 {
     const float *b = n->lo[0];
-    __m128 n0 = _mm_mul_ps(_mm_sub_ps(_mm_load_ps(b + near[0]), o[0]), inv[0]);
-    __m128 n1 = _mm_mul_ps(_mm_sub_ps(_mm_load_ps(b + near[1]), o[1]), inv[1]);
-    __m128 n2 = _mm_mul_ps(_mm_sub_ps(_mm_load_ps(b + near[2]), o[2]), inv[2]);
-    __m128 f0 = _mm_mul_ps(_mm_sub_ps(_mm_load_ps(b + far[0]), o[0]), inv[0]);
-    __m128 f1 = _mm_mul_ps(_mm_sub_ps(_mm_load_ps(b + far[1]), o[1]), inv[1]);
-    __m128 f2 = _mm_mul_ps(_mm_sub_ps(_mm_load_ps(b + far[2]), o[2]), inv[2]);
+    __m128 n0 = _mm_mul_ps(_mm_sub_ps(o[0], _mm_load_ps(b + near[0])), ninv[0]);
+    __m128 n1 = _mm_mul_ps(_mm_sub_ps(o[1], _mm_load_ps(b + near[1])), ninv[1]);
+    __m128 n2 = _mm_mul_ps(_mm_sub_ps(o[2], _mm_load_ps(b + near[2])), ninv[2]);
+    __m128 f0 = _mm_mul_ps(_mm_sub_ps(o[0], _mm_load_ps(b + far[0])), ninv[0]);
+    __m128 f1 = _mm_mul_ps(_mm_sub_ps(o[1], _mm_load_ps(b + far[1])), ninv[1]);
+    __m128 f2 = _mm_mul_ps(_mm_sub_ps(o[2], _mm_load_ps(b + far[2])), ninv[2]);
     __m128 tn = _mm_max_ps(_mm_max_ps(n0, n1), n2), tf = _mm_min_ps(_mm_min_ps(f0, f1), f2);
     _mm_storeu_ps(tn_out, tn);
     _mm_storeu_ps(tf_out, tf);
