@@ -630,6 +630,32 @@ static void test_slab4_sign_matches(void **state)
     assert_true(hits > 5000);
     assert_true(neg_axes > 40000);
 }
+
+/* The offload traversal's visiting order for three or four hit children of a tile
+ * (rt_child_order4_sse, all four ranked at once) is rt_child_order's (increasing tnear,
+ * ties to the lower child, errata Q-72): every mask, tnear drawn from a few values so
+ * that ties of two, three and four children are common, signed zeros (equal), infinities,
+ * and NaN in the children that are not hit (a dead child's box). REQ: RT-056 */
+static void test_child_order4_matches(void **state)
+{
+    (void)state;
+    static const float vals[] = {-INFINITY, -1.0f, -0.0f, 0.0f, 0.5f, 1.0f, INFINITY};
+    const unsigned nv = sizeof vals / sizeof vals[0];
+    unsigned ties = 0;
+    for (int it = 0; it < 20000; it++) {
+        unsigned mask = (unsigned)(rng_next() & 15u);
+        float tn[4];
+        for (unsigned c = 0; c < 4; c++)
+            tn[c] = !(mask >> c & 1u) && (rng_next() & 1) ? NAN : vals[rng_next() % nv];
+        uint8_t want[4] = {9, 9, 9, 9}, got[4] = {9, 9, 9, 9};
+        unsigned n = rt_child_order(mask, tn, want);
+        assert_int_equal(rt_child_order4_sse(mask, tn, got), n);
+        assert_memory_equal(got, want, n);
+        for (unsigned j = 1; j < n; j++)
+            ties += tn[want[j]] == tn[want[j - 1]];
+    }
+    assert_true(ties > 3000);
+}
 #endif
 
 /* Two axes whose exits are equal zeros of opposite signs: tfar is the minimum over the
@@ -1901,6 +1927,7 @@ int main(void)
         cmocka_unit_test(test_slab4_zero_dir_on_plane),
 #if defined(__SSE2__)
         cmocka_unit_test(test_slab4_sign_matches),
+        cmocka_unit_test(test_child_order4_matches),
 #endif
 
         cmocka_unit_test(test_box_zero_exit_tie),

@@ -615,7 +615,12 @@ __attribute__((always_inline)) static inline bool traverse_as(job_ctx *c, const 
             }
             if (rest) {
                 uint8_t order[8];
+#if defined(__SSE2__)
+                unsigned nhit =
+                    fast ? rt_child_order4_sse(mask, tn, order) : rt_child_order(mask, tn, order);
+#else
                 unsigned nhit = rt_child_order(mask, tn, order);
+#endif
                 /* Push far to near (room for all nhit, as if the nearest were pushed too);
                  * the nearest is visited next. */
                 if (sp + nhit > RT_JOB_STACK_DEPTH) return fault(c, RT_JOB_STACK, addr);
