@@ -430,21 +430,15 @@ typedef rt_tri_hit trav_hit;
 /* Leaves with at most this many triangles are cached (the builder's BVH_MAX_LEAF). */
 #define LEAF_CACHE_MAX 8u
 
-/* Tests the triangles of the TriRange at tr_addr against the ray (lr: prepared for its
- * leaves); updates *best. */
+/* leaf() for a TriRange not in the cache (slot li): fetched, tested, and cached when it can
+ * be. */
 /* REQ: RT-036 RT-065 */
-static bool leaf(job_ctx *c, const trav_cfg *k, const rt_leaf_ray *lr, uint64_t tr_addr,
-                 trav_hit *best)
+static __attribute__((noinline)) bool leaf_fill(job_ctx *c, const trav_cfg *k,
+                                                const rt_leaf_ray *lr, uint64_t tr_addr,
+                                                uint64_t li, trav_hit *best)
 {
     node_cache *nc = c->nc;
     const rt_ray_pre *p = lr->p;
-    uint64_t li = (tr_addr >> 4) & nc->lmask;
-    if (slot_has(&nc->leaf[li].gen, &nc->leaf[li].addr, nc->gen, tr_addr)) {
-        const leaf_ent *le = &nc->leaf[li];
-        if (!spend(c, le->count)) return false;
-        rt_leaf_mem(lr, le->tris, le->first, le->count, best);
-        return true;
-    }
     /* Whether this leaf's fetches zero-filled anything (inv_miss is sticky in the job). */
     bool inv = c->fetch.inv_miss;
     c->fetch.inv_miss = false;
@@ -473,6 +467,22 @@ static bool leaf(job_ctx *c, const trav_cfg *k, const rt_leaf_ray *lr, uint64_t 
     slot_publish(nc, &fill->gen, &fill->addr, tr_addr);
     cache_range(nc, tr_addr, 16);
     if (bytes) cache_range(nc, start, bytes);
+    return true;
+}
+
+/* Tests the triangles of the TriRange at tr_addr against the ray (lr: prepared for its
+ * leaves); updates *best. A cached leaf's test inline (no call frame around it). */
+/* REQ: RT-036 RT-065 */
+static inline bool leaf(job_ctx *c, const trav_cfg *k, const rt_leaf_ray *lr, uint64_t tr_addr,
+                        trav_hit *best)
+{
+    const node_cache *nc = c->nc;
+    uint64_t li = (tr_addr >> 4) & nc->lmask;
+    const leaf_ent *le = &nc->leaf[li];
+    if (!slot_has(&le->gen, &le->addr, nc->gen, tr_addr))
+        return leaf_fill(c, k, lr, tr_addr, li, best);
+    if (!spend(c, le->count)) return false;
+    rt_leaf_mem(lr, le->tris, le->first, le->count, best);
     return true;
 }
 
