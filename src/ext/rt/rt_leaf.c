@@ -18,20 +18,27 @@ static bool take(rt_tri_hit *best, uint32_t prim, float t, float u, float v, boo
 #include <immintrin.h>
 #define RT_LEAF_X4 1
 
-/* The 16 bytes at offset `at` of four binary32 triangles (rows row[k]), transposed: col[c]
- * holds float c of each. Every load stays inside its triangle's 36 bytes. */
+/* The nine floats of four binary32 triangles (rows row[k]), transposed: vert[v][c] holds
+ * coordinate c of vertex v of each. Floats 0-3 and 4-7 of a row are two transposed loads,
+ * float 8 is gathered by scalar loads: every load stays inside its triangle's 36 bytes. */
 __attribute__((target("avx"), always_inline)) static inline void
-tri4_cols(const uint8_t *const row[4], unsigned at, __m128 col[4])
+tri4_vert(const uint8_t *const row[4], __m128 vert[3][3])
 {
-    __m128 r0 = _mm_loadu_ps((const float *)(const void *)(row[0] + at));
-    __m128 r1 = _mm_loadu_ps((const float *)(const void *)(row[1] + at));
-    __m128 r2 = _mm_loadu_ps((const float *)(const void *)(row[2] + at));
-    __m128 r3 = _mm_loadu_ps((const float *)(const void *)(row[3] + at));
-    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-    col[0] = r0;
-    col[1] = r1;
-    col[2] = r2;
-    col[3] = r3;
+    __m128 r[2][4];
+#pragma GCC unroll 2
+    for (unsigned h = 0; h < 2; h++) {
+#pragma GCC unroll 4
+        for (unsigned k = 0; k < 4; k++)
+            r[h][k] = _mm_loadu_ps((const float *)(const void *)(row[k] + 16 * h));
+        _MM_TRANSPOSE4_PS(r[h][0], r[h][1], r[h][2], r[h][3]);
+    }
+    float last[4];
+#pragma GCC unroll 4
+    for (unsigned k = 0; k < 4; k++)
+        memcpy(&last[k], row[k] + 32, 4);
+    vert[0][0] = r[0][0], vert[0][1] = r[0][1], vert[0][2] = r[0][2];
+    vert[1][0] = r[0][3], vert[1][1] = r[1][0], vert[1][2] = r[1][1];
+    vert[2][0] = r[1][2], vert[2][1] = r[1][3], vert[2][2] = _mm_loadu_ps(last);
 }
 
 /* rt_tri_test_pre for the n (1-4) binary32 triangles at row[0..n-1], one per lane of AVX
@@ -48,11 +55,8 @@ __attribute__((target("avx"), always_inline)) static inline unsigned
 tri4_axes(const rt_leaf_ray *lr, const uint8_t *const row[4], unsigned n, const unsigned kx,
           const unsigned ky, const unsigned kz, float t[4], float u[4], float v[4])
 {
-    __m128 c0[4], c1[4], c2[4];
-    tri4_cols(row, 0, c0);  /* v0.xyz, v1.x */
-    tri4_cols(row, 12, c1); /* v1.xyz, v2.x */
-    tri4_cols(row, 20, c2); /* v1.z, v2.xyz */
-    const __m128 vert[3][3] = {{c0[0], c0[1], c0[2]}, {c1[0], c1[1], c1[2]}, {c2[1], c2[2], c2[3]}};
+    __m128 vert[3][3];
+    tri4_vert(row, vert);
     const rt_ray_pre *p = lr->p;
     const __m256d sx = _mm256_broadcast_sd(&p->dsx), sy = _mm256_broadcast_sd(&p->dsy);
     const __m256d sz = _mm256_broadcast_sd(&p->dsz);
