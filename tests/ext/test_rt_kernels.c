@@ -579,6 +579,7 @@ static void test_slab4_sign_matches(void **state)
     static const float dirs[] = {1.0f, -1.0f, 1e-30f, -1e-30f, 3e30f, -3e30f, 0.25f, -0.25f};
     const unsigned ns = sizeof special / sizeof special[0], nd = sizeof dirs / sizeof dirs[0];
     unsigned hits = 0, neg_axes = 0;
+    const __m128 sign = _mm_set1_ps(-0.0f);
     for (int it = 0; it < 40000; it++) {
         rt_node4 n;
         for (unsigned c = 0; c < 4; c++) {
@@ -603,11 +604,12 @@ static void test_slab4_sign_matches(void **state)
         rt_ray_prepare(&r, &p);
         assert_false(p.nan || p.slab_scalar);
         assert_int_equal(p.zero_axes, 0);
-        __m128 o[3], inv[3];
+        __m128 o[3], inv[3], ninv[3];
         unsigned near[3], far[3];
         for (unsigned i = 0; i < 3; i++) {
             o[i] = _mm_load_ps(p.org4[i]);
             inv[i] = _mm_load_ps(p.inv4[i]);
+            ninv[i] = _mm_xor_ps(inv[i], sign);
             near[i] = p.inv[i] < 0.0f ? 12 + 4 * i : 4 * i;
             far[i] = p.inv[i] < 0.0f ? 4 * i : 12 + 4 * i;
             neg_axes += p.inv[i] < 0.0f;
@@ -615,7 +617,7 @@ static void test_slab4_sign_matches(void **state)
         float tn[4], tf[4], tn2[4], tf2[4];
         __m128 lo = _mm_set1_ps(r.tmin), hi = _mm_set1_ps(r.tmax);
         unsigned want = rt_slab4_sse(o, inv, 0, &w, lo, hi, tn, tf) & w.live;
-        unsigned got = rt_slab4_sign_sse(o, inv, near, far, &w, lo, hi, tn2, tf2) & w.live;
+        unsigned got = rt_slab4_sign_sse(o, ninv, near, far, &w, lo, hi, tn2, tf2) & w.live;
         rt_rne_leave(m);
         assert_int_equal(got, want);
         for (unsigned c = 0; c < 4; c++) {
@@ -627,6 +629,32 @@ static void test_slab4_sign_matches(void **state)
     }
     assert_true(hits > 5000);
     assert_true(neg_axes > 40000);
+}
+
+/* The offload traversal's visiting order for three or four hit children of a tile
+ * (rt_child_order4_sse, all four ranked at once) is rt_child_order's (increasing tnear,
+ * ties to the lower child, errata Q-72): every mask, tnear drawn from a few values so
+ * that ties of two, three and four children are common, signed zeros (equal), infinities,
+ * and NaN in the children that are not hit (a dead child's box). REQ: RT-056 */
+static void test_child_order4_matches(void **state)
+{
+    (void)state;
+    static const float vals[] = {-INFINITY, -1.0f, -0.0f, 0.0f, 0.5f, 1.0f, INFINITY};
+    const unsigned nv = sizeof vals / sizeof vals[0];
+    unsigned ties = 0;
+    for (int it = 0; it < 20000; it++) {
+        unsigned mask = (unsigned)(rng_next() & 15u);
+        float tn[4];
+        for (unsigned c = 0; c < 4; c++)
+            tn[c] = !(mask >> c & 1u) && (rng_next() & 1) ? NAN : vals[rng_next() % nv];
+        uint8_t want[4] = {9, 9, 9, 9}, got[4] = {9, 9, 9, 9};
+        unsigned n = rt_child_order(mask, tn, want);
+        assert_int_equal(rt_child_order4_sse(mask, tn, got), n);
+        assert_memory_equal(got, want, n);
+        for (unsigned j = 1; j < n; j++)
+            ties += tn[want[j]] == tn[want[j - 1]];
+    }
+    assert_true(ties > 3000);
 }
 #endif
 
@@ -1913,6 +1941,7 @@ int main(void)
         cmocka_unit_test(test_slab4_zero_dir_on_plane),
 #if defined(__SSE2__)
         cmocka_unit_test(test_slab4_sign_matches),
+        cmocka_unit_test(test_child_order4_matches),
 #endif
 
         cmocka_unit_test(test_box_zero_exit_tie),

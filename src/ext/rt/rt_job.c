@@ -487,56 +487,66 @@ static inline bool leaf(job_ctx *c, const trav_cfg *k, const rt_leaf_ray *lr, ui
 }
 
 /* A child to visit: rt_node4w.child (its offset from the BVH base, 16 * index, with its
- * kind in the low bits) and its raw slab interval, tested again when popped. */
+ * kind in the low bits) and the near end of its slab interval, max(tnear, tmin): when it
+ * is popped, the slab test's last step runs again against the closest hit so far. The far
+ * end, only needed when the test can see a NaN (not on traverse_fast's rays), is kept in
+ * a parallel array. */
 typedef struct {
     uint32_t child;
-    float tn, tf;
+    float lo;
 } stack_ent;
 
 #define KIND_MASK RT_NODE4W_KIND_MASK
 
+/* The tables of a thread's node cache as a traversal reads them: they do not move during
+ * a ray (cache_fit runs between rays; a job's own stores come after the ray is traced). */
+typedef struct {
+    const rt_node4w *node;
+    const leaf_ent *leaf;
+    uint64_t mask, lmask;
+} cache_view;
+
 /* Asks for the cache entry of a pushed child (rt_node4w.child) while the nearer ones are
  * visited: a BVH larger than the core's caches makes every visit a wait for memory. */
-static inline void prefetch_child(const node_cache *nc, uint64_t bvh, uint32_t child)
+static inline void prefetch_child(const cache_view *cv, uint64_t bvh, uint32_t child)
 {
     uint64_t a = bvh + (child & ~KIND_MASK);
     if ((child & KIND_MASK) == RT_CHILD_LEAF) {
-        __builtin_prefetch(&nc->leaf[(a >> 4) & nc->lmask]);
+        __builtin_prefetch(&cv->leaf[(a >> 4) & cv->lmask]);
     } else {
-        const rt_node4w *w = &nc->node[(a >> 6) & nc->mask];
+        const rt_node4w *w = &cv->node[(a >> 6) & cv->mask];
         __builtin_prefetch(w);
         __builtin_prefetch(&w->child);
     }
 }
 
-/* Closest (or any) hit of the ray in the BVH; false on a fault (c->r->status set).
- * Boxes accept [tmin, tmax] widened by the tolerance 2^-e (errata Q-74) so that they
- * never cull a hit the triangle test accepts, closed at the closest hit so far.
- * Children are visited near to far (rt_child_order); the nearest hit child of a node is
- * visited next without going through the stack: it would be popped at once, and its
+/* Closest (or any) hit of the ray in the BVH over [tmin, tmax_w] (the ray's range widened
+ * by the tolerance 2^-e, errata Q-74, so that boxes never cull a hit the triangle test
+ * accepts); false on a fault (c->r->status set). The range closes at the closest hit so
+ * far. Children are visited near to far (rt_child_order); the nearest hit child of a node
+ * is visited next without going through the stack: it would be popped at once, and its
  * interval passed the test a moment ago against the same [tmin, tmax]. */
 /* traverse() expands this twice: for the common case (`fast`: Node4 tiles, no charge
  * callback, the vector slab test by the reciprocals' signs: traverse_fast) with those
  * conditions as constants, and for every case. */
 /* REQ: RT-035 RT-056 */
-__attribute__((always_inline)) static inline bool
-traverse_as(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hit *best, const bool fast)
+__attribute__((always_inline)) static inline bool traverse_as(job_ctx *c, const trav_cfg *k,
+                                                              const rt_ray_pre *p, float tmin,
+                                                              float tmax_w, trav_hit *best,
+                                                              const bool fast)
 {
     stack_ent st[RT_JOB_STACK_DEPTH];
+    float st_tf[RT_JOB_STACK_DEPTH]; /* the far ends (see stack_ent), not on a fast ray */
     unsigned sp = 0, visits = 0, nn = fast || !k->node8 ? 1 : 2;
-    float eps = rt_eps(k->eps);
-    float tmin = p->r.tmin - eps, tmax_w = p->r.tmax + eps, tmax = tmax_w;
+    float tmax = tmax_w;
     uint32_t child = RT_CHILD_NODE; /* the entry being visited: the root node */
     best->hit = false;
     /* What every visit reads, in locals the compiler can keep in registers across the
-     * calls of the loop: the tables of this thread's cache do not move during a ray
-     * (cache_fit runs between rays; a job's own stores come after the ray is traced). */
+     * calls of the loop. */
     const uint64_t bvh = k->bvh;
     const bool charged = !fast && c->m->charge != NULL;
-    const node_cache *nc = c->nc;
-    const rt_node4w *node = nc->node;
-    const uint64_t cmask = nc->mask;
-    const uint32_t gen = nc->gen;
+    const cache_view cv = {c->nc->node, c->nc->leaf, c->nc->mask, c->nc->lmask};
+    const uint32_t gen = c->nc->gen;
     rt_leaf_ray lr; /* prepared at the ray's first leaf */
     bool lr_set = false;
 #if defined(__SSE2__)
@@ -544,11 +554,12 @@ traverse_as(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hit *best, 
      * never NaN); without a zero direction component, by the reciprocals' signs. */
     bool vec = fast || (!p->nan && !p->slab_scalar && tmin == tmin && tmax_w == tmax_w && nn == 1);
     bool sign = fast || (vec && p->zero_axes == 0);
-    __m128 o4[3], inv4[3], tmin4 = _mm_set1_ps(tmin);
+    __m128 o4[3], inv4[3], ninv4[3], tmin4 = _mm_set1_ps(tmin);
     unsigned near[3], far[3];
     for (unsigned i = 0; i < 3; i++) {
         o4[i] = _mm_load_ps(p->org4[i]);
         inv4[i] = _mm_load_ps(p->inv4[i]);
+        ninv4[i] = _mm_xor_ps(inv4[i], _mm_set1_ps(-0.0f));
         near[i] = p->inv[i] < 0.0f ? 12 + 4 * i : 4 * i;
         far[i] = p->inv[i] < 0.0f ? 4 * i : 12 + 4 * i;
     }
@@ -569,50 +580,81 @@ traverse_as(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hit *best, 
                 if (best->t < tmax) tmax = best->t; /* min(tmax_w, closest hit) */
             }
         } else {
-            const rt_node4w *w[2];
-            w[0] = &node[(addr >> 6) & cmask];
+            const rt_node4w *w0 = &cv.node[(addr >> 6) & cv.mask], *w1 = NULL;
             /* node_get's cache hit, inline */
-            if (nn != 1 || !slot_has(&w[0]->cache_gen, &w[0]->cache_addr, gen, addr))
-                if (!node_get(c, addr, nn, &w[0], &w[1])) return false;
+            if (nn != 1 || !slot_has(&w0->cache_gen, &w0->cache_addr, gen, addr)) {
+                const rt_node4w *g0, *g1 = NULL;
+                if (!node_get(c, addr, nn, &g0, &g1)) return false;
+                w0 = g0;
+                w1 = g1;
+            }
             float tn[8], tf[8];
-            uint8_t order[8];
             unsigned mask;
 #if defined(__SSE2__)
             if (sign)
                 mask =
-                    rt_slab4_sign_sse(o4, inv4, near, far, w[0], tmin4, _mm_set1_ps(tmax), tn, tf) &
-                    w[0]->live;
+                    rt_slab4_sign_sse(o4, ninv4, near, far, w0, tmin4, _mm_set1_ps(tmax), tn, tf) &
+                    w0->live;
             else if (vec)
-                mask = rt_slab4_sse(o4, inv4, zero_axes, w[0], tmin4, _mm_set1_ps(tmax), tn, tf) &
-                       w[0]->live;
+                mask = rt_slab4_sse(o4, inv4, zero_axes, w0, tmin4, _mm_set1_ps(tmax), tn, tf) &
+                       w0->live;
             else
 #endif
             {
-                mask = rt_node4w_slab(p, w[0], tmin, tmax, tn, tf);
-                if (nn == 2) mask |= rt_node4w_slab(p, w[1], tmin, tmax, tn + 4, tf + 4) << 4;
+                mask = rt_node4w_slab(p, w0, tmin, tmax, tn, tf);
+                if (nn == 2) mask |= rt_node4w_slab(p, w1, tmin, tmax, tn + 4, tf + 4) << 4;
             }
-            unsigned nhit = rt_child_order(mask, tn, order);
-            if (nhit > 0) {
+            /* Child ch of the node: a tile's four, or a Node8's eight from two tiles. */
+#define KID(ch) (nn == 1 ? w0->child[(ch)&3] : ((ch) < 4 ? w0 : w1)->child[(ch)&3])
+            /* Pushes child ch (the far end of its interval only where a NaN can occur). */
+#define PUSH(ch)                                                                                   \
+    do {                                                                                           \
+        uint32_t kid_ = KID(ch);                                                                   \
+        if (!fast) st_tf[sp] = tf[ch];                                                             \
+        st[sp++] = (stack_ent){kid_, tn[ch] > tmin ? tn[ch] : tmin};                               \
+        prefetch_child(&cv, bvh, kid_);                                                            \
+    } while (0)
+            unsigned rest = mask & (mask - 1);
+            if (rest && !(rest & (rest - 1))) { /* two: rt_child_order's one comparison */
+                if (sp + 2 > RT_JOB_STACK_DEPTH) return fault(c, RT_JOB_STACK, addr);
+                unsigned c0 = (unsigned)__builtin_ctz(mask), c1 = (unsigned)__builtin_ctz(rest);
+                bool swap = tn[c0] > tn[c1];
+                PUSH(swap ? c0 : c1);
+                child = KID(swap ? c1 : c0);
+                continue;
+            }
+            if (rest) {
+                uint8_t order[8];
+#if defined(__SSE2__)
+                unsigned nhit =
+                    fast ? rt_child_order4_sse(mask, tn, order) : rt_child_order(mask, tn, order);
+#else
+                unsigned nhit = rt_child_order(mask, tn, order);
+#endif
                 /* Push far to near (room for all nhit, as if the nearest were pushed too);
                  * the nearest is visited next. */
                 if (sp + nhit > RT_JOB_STACK_DEPTH) return fault(c, RT_JOB_STACK, addr);
-                for (unsigned j = nhit; --j > 0;) {
-                    unsigned ch = order[j];
-                    st[sp++] = (stack_ent){w[ch / 4]->child[ch % 4], tn[ch], tf[ch]};
-                    prefetch_child(nc, bvh, w[ch / 4]->child[ch % 4]);
-                }
-                child = w[order[0] / 4]->child[order[0] % 4];
+                for (unsigned j = nhit; --j > 0;)
+                    PUSH(order[j]);
+                child = KID(order[0]);
                 continue;
             }
+            if (mask) { /* one child (rt_child_order's first case) */
+                if (sp + 1 > RT_JOB_STACK_DEPTH) return fault(c, RT_JOB_STACK, addr);
+                child = KID((unsigned)__builtin_ctz(mask));
+                continue;
+            }
+#undef PUSH
+#undef KID
         }
         /* Pop: a child pushed before a closer hit was found is skipped when its box no
          * longer overlaps [tmin, closest hit]: the slab test's last step with the same raw
-         * interval. Every popped entry counts as a visit. */
+         * interval, lo <= min(tf, tmax). On a fast ray no value is NaN and the push found
+         * lo <= tf already, so that is lo <= tmax. Every popped entry counts as a visit. */
         for (;;) {
             if (sp == 0) return true;
             stack_ent e = st[--sp];
-            float lo = e.tn > tmin ? e.tn : tmin, hi = e.tf < tmax ? e.tf : tmax;
-            if (lo <= hi) {
+            if (fast ? e.lo <= tmax : e.lo <= (st_tf[sp] < tmax ? st_tf[sp] : tmax)) {
                 child = e.child;
                 break;
             }
@@ -623,23 +665,25 @@ traverse_as(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hit *best, 
     }
 }
 
-/* Whether traverse_as(fast) applies to the ray: what it takes as constants. */
-static bool traverse_fast(const job_ctx *c, const trav_cfg *k, const rt_ray_pre *p)
+/* Whether traverse_as(fast) applies to the ray (range [tmin, tmax_w]): what it takes as
+ * constants. */
+static bool traverse_fast(const job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, float tmin,
+                          float tmax_w)
 {
 #if defined(__SSE2__)
-    float eps = rt_eps(k->eps), tmin = p->r.tmin - eps, tmax = p->r.tmax + eps;
     return !k->node8 && !c->m->charge && !p->nan && !p->slab_scalar && p->zero_axes == 0 &&
-           tmin == tmin && tmax == tmax;
+           tmin == tmin && tmax_w == tmax_w;
 #else
-    (void)c, (void)k, (void)p;
+    (void)c, (void)k, (void)p, (void)tmin, (void)tmax_w;
     return false;
 #endif
 }
 
 static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hit *best)
 {
-    if (traverse_fast(c, k, p)) return traverse_as(c, k, p, best, true);
-    return traverse_as(c, k, p, best, false);
+    float eps = rt_eps(k->eps), tmin = p->r.tmin - eps, tmax_w = p->r.tmax + eps;
+    if (traverse_fast(c, k, p, tmin, tmax_w)) return traverse_as(c, k, p, tmin, tmax_w, best, true);
+    return traverse_as(c, k, p, tmin, tmax_w, best, false);
 }
 
 /* Fetches the ray at ray_addr (a ray queue slot) and traces it. */

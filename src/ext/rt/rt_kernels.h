@@ -190,19 +190,22 @@ static inline unsigned rt_slab4_sse(const __m128 o[3], const __m128 inv[3], unsi
  * t1) picks (equal values; they can differ only as +0 and -0, which every later
  * comparison treats alike). near[i] and far[i] are the float offsets in n of the near and
  * far planes' vectors (4i for lo[i], 12 + 4i for hi[i]), fixed for the ray: no per-axis
- * min and max. */
-static inline unsigned rt_slab4_sign_sse(const __m128 o[3], const __m128 inv[3],
+ * min and max. The distance is taken as (o - p) * ninv with ninv = -inv: under RNE
+ * rounding is symmetric and negation exact, so that is the value of (p - o) * inv (again
+ * a zero's sign aside), and the plane, the operand that varies, is the subtrahend, which
+ * an instruction can read from memory. */
+static inline unsigned rt_slab4_sign_sse(const __m128 o[3], const __m128 ninv[3],
                                          const unsigned near[3], const unsigned far[3],
                                          const rt_node4w *n, __m128 tmin, __m128 tmax,
                                          float tn_out[4], float tf_out[4])
 {
     const float *b = n->lo[0];
-    __m128 n0 = _mm_mul_ps(_mm_sub_ps(_mm_load_ps(b + near[0]), o[0]), inv[0]);
-    __m128 n1 = _mm_mul_ps(_mm_sub_ps(_mm_load_ps(b + near[1]), o[1]), inv[1]);
-    __m128 n2 = _mm_mul_ps(_mm_sub_ps(_mm_load_ps(b + near[2]), o[2]), inv[2]);
-    __m128 f0 = _mm_mul_ps(_mm_sub_ps(_mm_load_ps(b + far[0]), o[0]), inv[0]);
-    __m128 f1 = _mm_mul_ps(_mm_sub_ps(_mm_load_ps(b + far[1]), o[1]), inv[1]);
-    __m128 f2 = _mm_mul_ps(_mm_sub_ps(_mm_load_ps(b + far[2]), o[2]), inv[2]);
+    __m128 n0 = _mm_mul_ps(_mm_sub_ps(o[0], _mm_load_ps(b + near[0])), ninv[0]);
+    __m128 n1 = _mm_mul_ps(_mm_sub_ps(o[1], _mm_load_ps(b + near[1])), ninv[1]);
+    __m128 n2 = _mm_mul_ps(_mm_sub_ps(o[2], _mm_load_ps(b + near[2])), ninv[2]);
+    __m128 f0 = _mm_mul_ps(_mm_sub_ps(o[0], _mm_load_ps(b + far[0])), ninv[0]);
+    __m128 f1 = _mm_mul_ps(_mm_sub_ps(o[1], _mm_load_ps(b + far[1])), ninv[1]);
+    __m128 f2 = _mm_mul_ps(_mm_sub_ps(o[2], _mm_load_ps(b + far[2])), ninv[2]);
     __m128 tn = _mm_max_ps(_mm_max_ps(n0, n1), n2), tf = _mm_min_ps(_mm_min_ps(f0, f1), f2);
     _mm_storeu_ps(tn_out, tn);
     _mm_storeu_ps(tf_out, tf);
@@ -255,6 +258,49 @@ static inline unsigned rt_child_order(unsigned mask, const float *tn, uint8_t *o
     }
     return n;
 }
+#if defined(__SSE2__)
+/* One step of rt_child_order4_sse: lanes of t whose child comes after the child in the
+ * same lane of o (rotated t: another child, hit when oh), nearer or as near with a lower
+ * index (lower: the lanes where o's child has the lower index), as -1. */
+static inline __m128i rt_child_rank_step(__m128 t, __m128 o, __m128i oh, __m128i lower)
+{
+    __m128 before =
+        _mm_or_ps(_mm_cmplt_ps(o, t), _mm_and_ps(_mm_cmpeq_ps(o, t), _mm_castsi128_ps(lower)));
+    return _mm_and_si128(_mm_castps_si128(before), oh);
+}
+/* rt_child_order for the four children of one tile when no hit child's tnear is NaN (the
+ * rays of the vector slab test): a hit child's place is the number of hit children before
+ * it (nearer, or as near with a lower index), counted for the four at once against the
+ * three others (the tile's tnear rotated by one, two and three lanes). The same order as
+ * the insertion of rt_child_order, which moves a child before another only when strictly
+ * nearer. */
+static inline unsigned rt_child_order4_sse(unsigned mask, const float tn[4], uint8_t order[4])
+{
+    const __m128i bit = _mm_setr_epi32(1, 2, 4, 8);
+    __m128 t = _mm_loadu_ps(tn);
+    __m128i hit = _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32((int)mask), bit), bit);
+    /* rotation by r: lane i meets child (i + r) & 3, which has the lower index when
+     * i >= 4 - r */
+    __m128i rank = _mm_sub_epi32(
+        _mm_setzero_si128(), rt_child_rank_step(t, _mm_shuffle_ps(t, t, _MM_SHUFFLE(0, 3, 2, 1)),
+                                                _mm_shuffle_epi32(hit, _MM_SHUFFLE(0, 3, 2, 1)),
+                                                _mm_setr_epi32(0, 0, 0, -1)));
+    rank = _mm_sub_epi32(rank, rt_child_rank_step(t, _mm_shuffle_ps(t, t, _MM_SHUFFLE(1, 0, 3, 2)),
+                                                  _mm_shuffle_epi32(hit, _MM_SHUFFLE(1, 0, 3, 2)),
+                                                  _mm_setr_epi32(0, 0, -1, -1)));
+    rank = _mm_sub_epi32(rank, rt_child_rank_step(t, _mm_shuffle_ps(t, t, _MM_SHUFFLE(2, 1, 0, 3)),
+                                                  _mm_shuffle_epi32(hit, _MM_SHUFFLE(2, 1, 0, 3)),
+                                                  _mm_setr_epi32(0, -1, -1, -1)));
+    /* the four ranks (0..3) as the bytes of one word */
+    uint32_t r = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(rank, rank), rank));
+    unsigned n = 0;
+    for (unsigned m = mask & 15u; m; m &= m - 1, n++) {
+        unsigned c = (unsigned)__builtin_ctz(m);
+        order[(r >> (8 * c)) & 3u] = (uint8_t)c;
+    }
+    return n;
+}
+#endif
 /* rt_tri_test for a prepared ray (the range is p->r.tmin, p->r.tmax). */
 bool rt_tri_test_pre(const rt_ray_pre *p, const float v[3][3], bool cull_back, unsigned eps_code,
                      float *t, float *u, float *v_out);
