@@ -1523,6 +1523,171 @@ static void test_split_ring_wrap(void **st)
     }
 }
 
+/* Split jobs over plain memory the job writes directly (map_w): a tracer keeps the results
+ * of up to 16 blocks it traced and writes their entries where the appending thread places
+ * them (rt_job.c "split jobs"). Jobs of 640 FP16 rays (20 blocks of 32; lanes 2, 5, 7 of
+ * every 64 off), two in five of them at (1, 2) hitting B, the others at (100, 100)
+ * missing, each run on one thread and on two with map_w (tracers keep blocks) and without
+ * it (every block through the ring), must write the same bytes and report the same result
+ * (errata P-341). Cases: 0 the queues wrap (hit TAIL starts 7 slots before the end of its
+ * array); 1 the hit queue fills (at its 100th hit), 2 the miss queue fills (at its 200th
+ * miss), both in mid-block; 3 ray 300 hits at t = 3 / 2^-15, which overflows binary16, with
+ * OF enabled: the job ends there (FP_EXC); 4 ray 400 reaches a node at a misaligned
+ * address; 5 the last miss entry lands on the ray queue's HEAD (queue descriptors at DJ_Q:
+ * one thread stores HEAD after it, so no block may be kept); 6 ray 350 reaches node N2, which the
+ * hit queue's entry 10 overwrites (the tracer declines, the caller goes on alone from there); 7 as
+ * 3 with OF not enabled (the flags of the blocks placed are reported); 8 the hit queue fills at the
+ * last hit of block 5 (its hits are one more than the room left). Cases 9 and 10 hold the
+ * thread that traces ray 0 at the node ray 0 reaches (root child 2) until the other thread
+ * has reached the node of ray 576 (block 18) or 1 s has passed: the other thread keeps 16
+ * blocks and traces two more through the ring before block 0 is done. In case 9 that node
+ * is N1's copy and the job completes; in case 10 it lies in the hole: ray 0 faults (the
+ * tracer declines, the caller goes on alone and ends the job at ray 0), and none of the
+ * blocks kept is written. REQ: RT-043 RT-044 RT-082 RT-088 */
+#define DJ_N    640u
+#define DJ_RAYS 0x12000u
+#define DJ_HITS 0x15000u
+#define DJ_MISS 0x19000u
+#define DJ_N2   0x1A000u
+#define DJ_N3   0x1A040u
+#define DJ_Q    0x1B000u /* case 5: the queue descriptors */
+#define DJ_HELD 576u     /* case 9, 10: the ray the held thread waits for */
+
+static bool dj_hit(uint32_t i)
+{
+    return (i * 7) % 5 < 2;
+}
+
+static void direct_job(unsigned c, rt_job_desc *jd, cap_snap *s)
+{
+    setup(8);
+    tri16(TRIS, TRI_A);
+    tri16(TRIS + 18, TRI_B);
+    bool held = c == 9 || c == 10;
+    /* root { A, N1, child 2 at (4, 4)-(5, 5): N2, a misaligned node or the held node;
+     * child 3 at (2, 2)-(3, 3): N1's copy at DJ_N3 } */
+    uint32_t c2 = c == 4 ? 0x801u : c == 10 ? (HOLE - BVH) / 16 : (DJ_N2 - BVH) / 16;
+    child root[4] = {{{0, 0, 5}, {4, 4, 5}, 8, 2},
+                     {{0, 0, 3}, {4, 4, 3}, 4, 1},
+                     {{4, 4, 3}, {5, 5, 3}, c2, 1},
+                     {{2, 2, 3}, {3, 3, 3}, (DJ_N3 - BVH) / 16, 1}};
+    node4(BVH, root, held ? 4 : c == 4 || c == 6 ? 3 : 2);
+    child n1[1] = {{{0, 0, 3}, {4, 4, 3}, 9, 2}};
+    node4(N1, n1, 1);
+    node4(DJ_N2, n1, 1);
+    node4(DJ_N3, n1, 1);
+    trirange(TR_A, 0, 1, TRIS);
+    trirange(TR_B, 1, 1, TRIS);
+    uint32_t block5_hits = 0, misses = 0;
+    for (uint32_t i = 0; i < DJ_N; i++) {
+        bool far = (c == 4 && i == 400) || (c == 6 && i == 350) || (held && i == 0);
+        bool big = (c == 3 || c == 7) && i == 300;
+        float x = far ? 5.0f : held && i == DJ_HELD ? 3.0f : dj_hit(i) ? 1.0f : 100.0f;
+        float y = x == 1.0f ? 2.0f : x;
+        uint16_t v[8] = {
+            h16(x), h16(y), 0, 0, 0, big ? H16_2M15 : h16(1.0f), 0, big ? H16_INF : h16(100.0f)};
+        for (unsigned k = 0; k < 8; k++)
+            w(DJ_RAYS + 16 * i + 2 * k, 2, v[k]);
+        block5_hits += i < 6 * 32 && !big_masked(i) && dj_hit(i);
+        misses += !big_masked(i) && !dj_hit(i);
+    }
+    uint64_t hits = c == 6 ? DJ_N2 - 24u * 10 : DJ_HITS;
+    uint32_t hcap = c == 1 ? 100 : c == 8 ? block5_hits : DJ_N + 1;
+    uint32_t mcap = c == 2 ? 200 : DJ_N + 1;
+    uint64_t q = c == 5 ? DJ_Q : QRAY;
+    queue(q, 0, DJ_N, DJ_N + 1, DJ_RAYS);
+    queue(q + 32, c == 0 ? hcap - 7 : 0, c == 0 ? hcap - 7 : 0, hcap, hits);
+    queue(q + 64, c == 0 ? 3 : 0, c == 0 ? 3 : 0, mcap,
+          c == 5 ? DJ_Q - 4u * (misses - 1) : DJ_MISS);
+    desc(jd, 0);
+    jd->rayq = q;
+    jd->hitq = q + 32;
+    jd->missq = q + 64;
+    jd->lanes_off = BIG_MASK;
+    snap(s, CAP_T_FP16);
+    if (c == 3) s->exc_en = 1u << 2; /* OF */
+}
+
+/* Cases 9 and 10: map of the held node (root child 2) waits for one of DJ_N3. */
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    uint64_t node; /* the held node */
+    bool ahead;
+} DJ = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+
+static const uint8_t *held_map(void *ctx, uint64_t a, unsigned n)
+{
+    if (a == DJ_N3 || a == DJ.node) {
+        pthread_mutex_lock(&DJ.mu);
+        if (a == DJ_N3) {
+            DJ.ahead = true;
+            pthread_cond_broadcast(&DJ.cv);
+        } else {
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_sec += 1;
+            while (!DJ.ahead)
+                if (pthread_cond_timedwait(&DJ.cv, &DJ.mu, &until) == ETIMEDOUT) break;
+        }
+        pthread_mutex_unlock(&DJ.mu);
+    }
+    return f_map(ctx, a, n);
+}
+
+static void test_split_direct(void **st)
+{
+    (void)st;
+    static uint8_t ram1[RAM_SIZE];
+    const rt_job_mem direct = {&F, f_load, f_store, f_map, NULL, f_map_w};
+    const rt_job_mem held[2] = {{&F, f_load, f_store, held_map, NULL, NULL},
+                                {&F, f_load, f_store, held_map, NULL, f_map_w}};
+    static const rt_job_status want[11] = {RT_JOB_OK,     RT_JOB_QUEUE_FULL, RT_JOB_QUEUE_FULL,
+                                           RT_JOB_FP_EXC, RT_JOB_MISALIGNED, RT_JOB_OK,
+                                           RT_JOB_OK,     RT_JOB_OK,         RT_JOB_QUEUE_FULL,
+                                           RT_JOB_OK,     RT_JOB_MEM_FAULT};
+    /* the rays completed (MID: in mid-block, after block 4) */
+    const uint32_t MID = UINT32_MAX;
+    uint32_t last5 = 0; /* block 5's last hit */
+    for (uint32_t i = 0; i < 6 * 32; i++)
+        if (!big_masked(i) && dj_hit(i)) last5 = i;
+    const uint32_t want_rays[11] = {DJ_N, MID, MID, 300, 400, DJ_N, DJ_N, DJ_N, last5, DJ_N, 0};
+    for (unsigned c = 0; c < 11; c++) {
+        rt_job_desc jd;
+        cap_snap s;
+        direct_job(c, &jd, &s);
+        rt_job_result one = run_engine_mem(&jd, &s, 1, &direct);
+        memcpy(ram1, F.ram, RAM_SIZE);
+        if (one.status != want[c]) fail_msg("case %u: status %d on one thread", c, (int)one.status);
+        if (want_rays[c] != MID ? one.rays != want_rays[c]
+                                : one.rays < 5 * 32 || one.rays % 32 == 0)
+            fail_msg("case %u: the job ended at ray %u", c, (unsigned)one.rays);
+        for (unsigned kept = 0; kept < 2; kept++) {
+            direct_job(c, &jd, &s);
+            DJ.node = c == 10 ? HOLE : DJ_N2;
+            DJ.ahead = false;
+            bool hold = c == 9 || c == 10;
+            rt_job_result two = run_engine_mem(&jd, &s, 2,
+                                               hold   ? &held[kept]
+                                               : kept ? &direct
+                                                      : &MEM_MAPPED);
+            if (hold && !DJ.ahead) fail_msg("case %u: no thread reached ray %u", c, DJ_HELD);
+            assert_int_equal(two.status, one.status);
+            assert_int_equal(two.fault_addr, one.fault_addr);
+            assert_int_equal(two.rays, one.rays);
+            assert_int_equal(two.hits, one.hits);
+            assert_int_equal(two.misses, one.misses);
+            assert_int_equal(two.flags, one.flags);
+            assert_int_equal(two.events, one.events);
+            assert_int_equal(two.svfaulti, one.svfaulti);
+            for (uint32_t a = 0; a < RAM_SIZE; a++)
+                if (F.ram[a] != ram1[a])
+                    fail_msg("case %u (%s): byte 0x%x is 0x%02x on two threads, 0x%02x on one", c,
+                             kept ? "direct" : "ring", (unsigned)(RAM_BASE + a), F.ram[a], ram1[a]);
+        }
+    }
+}
+
 /* A job is complete when rt_job_run_ex returns, on any number of host threads: the
  * engine's workers are back before it returns, and the next job on the same engine starts
  * from there (RT 9: completion of a submission is that of all its work). Three jobs of
@@ -1984,6 +2149,7 @@ int main(void)
         cmocka_unit_test(test_split_shared_cache),
         cmocka_unit_test(test_cache_grows),
         cmocka_unit_test(test_split_ring_wrap),
+        cmocka_unit_test(test_split_direct),
         cmocka_unit_test(test_job_charge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

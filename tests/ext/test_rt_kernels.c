@@ -1411,7 +1411,8 @@ static void leaf_target(const float T[3][3], int k, float p[3])
 }
 
 /* rt_leaf_closest over triangles read in place (the offload engine's cached leaves: on an
- * AVX host tested four at a time, in the portable build one at a time) finds the same hit,
+ * AVX host tested four at a time, in the portable build one at a time; and the one-at-a-time
+ * loop forced by rt_leaf_ray_x4 on any host) finds the same hit,
  * bit for bit, as rt_tri_test over the same triangles: leaves of 1-8 triangles from a
  * height field (shared vertices and edges, hit at and around them), random and degenerate
  * triangles, NaN and infinite coordinates; rays aimed at vertices, edges and interiors,
@@ -1501,7 +1502,20 @@ static void test_leaf_in_place(void **state)
             rt_ray_prepare(&r, &p);
             assert_int_equal(rt_leaf_closest(&src, first, n, &p, cull, eps, any, &got, &got_stop),
                              RT_FETCH_OK);
+            /* the loop of a host without AVX, forced: the same hit */
+            rt_leaf_ray lr;
+            rt_leaf_ray_init(&p, cull, eps, any, &lr);
+            rt_leaf_ray_x4(&lr, false);
+            rt_tri_hit one = {false, 0, 0, 0, 0};
+            assert_int_equal(rt_leaf_mem(&lr, leaf, first, n, &one), !want_stop);
             rt_rne_leave(m);
+            assert_int_equal(one.hit, want.hit);
+            if (want.hit) {
+                assert_int_equal(fbits(one.t), fbits(want.t));
+                assert_int_equal(fbits(one.u), fbits(want.u));
+                assert_int_equal(fbits(one.v), fbits(want.v));
+                assert_int_equal(one.prim, want.prim);
+            }
             free(leaf);
             assert_int_equal(got.hit, want.hit);
             assert_int_equal(got_stop, want_stop);

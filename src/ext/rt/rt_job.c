@@ -71,19 +71,29 @@ typedef struct {
 
 typedef struct ray_out ray_out;
 typedef struct split_job split_job;
-/* A ring block's flag, on a cache line of its own: the appending thread polls the flag of
- * the next block while other threads publish theirs. */
+/* A block of a split job (rt_job.c "split jobs"), on a cache line of its own: the thread
+ * that traced it publishes what the append needs to know of it (ready), the appending
+ * thread where a kept block's entries go (placed). */
 typedef struct {
-    _Alignas(64) _Atomic uint64_t v;
-} ready_flag;
+    _Alignas(64) _Atomic uint64_t ready; /* b + 1 once block b is traced: the fields below */
+    _Atomic uint64_t placed;  /* a kept block b: PLACED(b) at hit_at/miss_at, or TO_RING(b) */
+    _Atomic uint64_t in_ring; /* b + 1 once kept block b's results are in its ring slot */
+    uint32_t hits, misses;    /* its hit and miss entries */
+    uint32_t hit_at, miss_at; /* a placed block: the queue slots of its first entries */
+    num_flags flags;          /* of its hits */
+    uint8_t events;           /* of its rays */
+    bool kept;                /* its results stay with its tracer (no ray faulted or traps) */
+} block_state;
+_Static_assert(sizeof(block_state) == 64, "a block's state is one cache line");
 
 /* Besides the cache, a pool of threads - 1 workers that stay between jobs: a split job
  * wakes them and waits until every one of them is back. */
 struct rt_job_engine {
     unsigned threads; /* tracing threads: the caller's and the workers */
     node_cache cache;
-    ray_out *ring;     /* a split job's traced results not yet appended (ring_blocks blocks) */
-    ready_flag *ready; /* per ring block: b + 1 once block b's results are in it */
+    ray_out *ring;       /* a split job's traced results its tracers did not keep (ring_blocks
+                            blocks) */
+    block_state *blocks; /* per ring slot */
     uint64_t ring_blocks;
     bool pool; /* mu, wake and back exist */
     pthread_mutex_t mu;
@@ -430,21 +440,15 @@ typedef rt_tri_hit trav_hit;
 /* Leaves with at most this many triangles are cached (the builder's BVH_MAX_LEAF). */
 #define LEAF_CACHE_MAX 8u
 
-/* Tests the triangles of the TriRange at tr_addr against the ray (lr: prepared for its
- * leaves); updates *best. */
+/* leaf() for a TriRange not in the cache (slot li): fetched, tested, and cached when it can
+ * be. */
 /* REQ: RT-036 RT-065 */
-static bool leaf(job_ctx *c, const trav_cfg *k, const rt_leaf_ray *lr, uint64_t tr_addr,
-                 trav_hit *best)
+static __attribute__((noinline)) bool leaf_fill(job_ctx *c, const trav_cfg *k,
+                                                const rt_leaf_ray *lr, uint64_t tr_addr,
+                                                uint64_t li, trav_hit *best)
 {
     node_cache *nc = c->nc;
     const rt_ray_pre *p = lr->p;
-    uint64_t li = (tr_addr >> 4) & nc->lmask;
-    if (slot_has(&nc->leaf[li].gen, &nc->leaf[li].addr, nc->gen, tr_addr)) {
-        const leaf_ent *le = &nc->leaf[li];
-        if (!spend(c, le->count)) return false;
-        rt_leaf_mem(lr, le->tris, le->first, le->count, best);
-        return true;
-    }
     /* Whether this leaf's fetches zero-filled anything (inv_miss is sticky in the job). */
     bool inv = c->fetch.inv_miss;
     c->fetch.inv_miss = false;
@@ -473,6 +477,22 @@ static bool leaf(job_ctx *c, const trav_cfg *k, const rt_leaf_ray *lr, uint64_t 
     slot_publish(nc, &fill->gen, &fill->addr, tr_addr);
     cache_range(nc, tr_addr, 16);
     if (bytes) cache_range(nc, start, bytes);
+    return true;
+}
+
+/* Tests the triangles of the TriRange at tr_addr against the ray (lr: prepared for its
+ * leaves); updates *best. A cached leaf's test inline (no call frame around it). */
+/* REQ: RT-036 RT-065 */
+static inline bool leaf(job_ctx *c, const trav_cfg *k, const rt_leaf_ray *lr, uint64_t tr_addr,
+                        trav_hit *best)
+{
+    const node_cache *nc = c->nc;
+    uint64_t li = (tr_addr >> 4) & nc->lmask;
+    const leaf_ent *le = &nc->leaf[li];
+    if (!slot_has(&le->gen, &le->addr, nc->gen, tr_addr))
+        return leaf_fill(c, k, lr, tr_addr, li, best);
+    if (!spend(c, le->count)) return false;
+    rt_leaf_mem(lr, le->tris, le->first, le->count, best);
     return true;
 }
 
@@ -752,6 +772,17 @@ static void ray_result(const trav_cfg *k, const cap_snap *s, const trav_hit *h, 
     o->trap = cap_trap_flags(s, f) != 0;
 }
 
+/* Ray i's hit entry (its 24 bytes, the last 4 zero) from its traced result. */
+static inline void hit_entry(uint8_t *ent, uint32_t i, const ray_out *o)
+{
+    rt_le_put(ent, 4, i);
+    rt_le_put(ent + 4, 4, o->prim);
+    rt_le_put(ent + 8, 4, o->t);
+    rt_le_put(ent + 12, 4, o->u);
+    rt_le_put(ent + 16, 4, o->v);
+    rt_le_put(ent + 20, 4, 0);
+}
+
 /* Appends ray i's hit or miss entry (nothing at all for a masked-off lane, RT 8.2/8.3) and
  * advances the ray queue's HEAD; false when the job ends. */
 /* REQ: RT-120 RT-082 RT-083 RT-085 RT-088 RT-044 RT-091 RT-094 RT-095 */
@@ -764,12 +795,8 @@ static bool emit(job_ctx *c, queue *rq, queue *hq, queue *mq, uint32_t i, const 
             r->status = RT_JOB_FP_EXC;
             return false;
         }
-        uint8_t ent[RT_HIT_BYTES] = {0};
-        rt_le_put(ent, 4, i);
-        rt_le_put(ent + 4, 4, o->prim);
-        rt_le_put(ent + 8, 4, o->t);
-        rt_le_put(ent + 12, 4, o->u);
-        rt_le_put(ent + 16, 4, o->v);
+        uint8_t ent[RT_HIT_BYTES];
+        hit_entry(ent, i, o);
         if (!queue_push(c, hq, ent, RT_HIT_BYTES)) return false;
         r->hits++;
     } else if (o->kind == OUT_MISS) {
@@ -787,41 +814,62 @@ static bool emit(job_ctx *c, queue *rq, queue *hq, queue *mq, uint32_t i, const 
 
 /* ---- split jobs (rt_job.h: parallel tracing, appended in ray order) ----
  *
- * The rays are dealt in blocks of SPLIT_BLOCK to whichever thread asks next; the caller's
- * thread appends the results in ray order as their blocks complete (the same emit() calls
- * in the same order as one thread) and traces blocks itself while the next block to
- * append is still being traced elsewhere. Tracers read only through map and never read
- * what the job writes (queue descriptors, hit and miss entries: rt_fetch.forbid), so a
- * ray's result does not depend on when it is traced; the ray slots must not overlap those
- * either. A tracer that meets any other read declines: the rays appended so far stand,
- * and the job goes on from there on the caller's thread alone. */
+ * The rays are dealt in blocks of SPLIT_BLOCK to whichever thread asks next. The caller's
+ * thread appends the blocks in ray order as they complete (the same stores as one thread,
+ * to the same final memory) and traces blocks itself while the next block to append is
+ * still being traced elsewhere. Tracers read only through map and never read what the
+ * job writes (queue descriptors, hit and miss entries: rt_fetch.forbid), so a ray's result
+ * does not depend on when it is traced; the ray slots must not overlap those either. A
+ * tracer that meets any other read declines: the rays appended so far stand, and the job
+ * goes on from there on the caller's thread alone.
+ *
+ * Appending a block of n rays with h hits and m misses is one thread's n emit() calls:
+ * h hit entries from the hit queue's TAIL on, m miss entries from the miss queue's, TAILs
+ * and HEAD advanced, the counts and flags summed. Where the job writes plain memory that
+ * no two of its written ranges share (split_job.direct), only the counts need to reach
+ * the appending thread: its tracer keeps the block's results (tracer.kept) and writes the
+ * entries itself once the appending thread has placed the block (block_state.hit_at,
+ * miss_at: the TAILs there). The results then never cross to the appending core, and the
+ * entries are written on both cores. A block with a fault or an enabled exception, one
+ * that would fill a queue, and one a tracer could not keep (its kept blocks all wait to
+ * be placed) are appended ray by ray from the ring, as one thread does. Every entry slot
+ * is written once per job, apart from everything a tracer reads, and the caller's thread
+ * goes on (alone, or back to the hart) only once every placed block has been written. */
 
 #define SPLIT_BLOCK 32u
 /* The ring holds every block of a job up to SPLIT_RING_MAX blocks (1M rays), at least
- * SPLIT_RING_MIN: a thread traces at most that many blocks ahead of the append. A whole
- * job in the ring means the appending thread never waits for a block while others are
- * left to trace: on a host whose cores are busy with other work, a worker that is not
- * scheduled then holds up the append once, at the end, not once per ring's worth. */
+ * SPLIT_RING_MIN; a longer job is split ring by ring. A whole job in the ring means the
+ * appending thread never waits for a block while others are left to trace: on a host
+ * whose cores are busy with other work, a worker that is not scheduled then holds up the
+ * append once, at the end, not once per ring's worth. */
 #define SPLIT_RING_MIN 64u
 #define SPLIT_RING_MAX (1u << 15)
+/* Blocks a tracer keeps until they are placed: the appending thread places the next block
+ * about once per block it traces, so a few are enough while both threads run. */
+#define SPLIT_KEEP 16u
+#define PLACED(b)  (2 * (uint64_t)(b) + 2)
+#define TO_RING(b) (2 * (uint64_t)(b) + 3)
 
 struct split_job {
     const trav_cfg *k;
     const cap_snap *s;
     const rt_job_mem *m;
     rt_job_engine *eng;
-    const queue *rq;
+    const queue *rq, *hq, *mq;
     uint32_t n;
     uint64_t lanes_off;
     bool oob_zero;
-    uint64_t wr[5][2]; /* what the job writes */
-    uint64_t rays[2];  /* the ray slots, apart from wr */
-    uint64_t ring;     /* blocks in the ring (eng->ring_blocks) */
+    bool direct;             /* tracers may keep blocks and write their entries */
+    const uint64_t (*wr)[2]; /* what the job writes (job_writes) */
+    uint64_t rays[2];        /* the ray slots, apart from wr */
+    uint64_t ring;           /* blocks in the ring (eng->ring_blocks) */
+    uint64_t b0, b1;         /* this round's blocks: [b0, b1), at most ring of them */
     /* Each on a cache line of its own (written by different threads). */
-    _Alignas(128) atomic_uint_fast64_t next;     /* the next block to trace */
-    _Alignas(128) atomic_uint_fast64_t appended; /* blocks appended: their ring slots are free */
-    _Alignas(128) atomic_bool stop;              /* the job ended, or a tracer declined */
-    atomic_uint_fast64_t evict;                  /* the workers' cache evictions */
+    _Alignas(128) atomic_uint_fast64_t next; /* the next block to trace */
+    _Alignas(128) atomic_bool stop;          /* the job ended, or a tracer declined */
+    atomic_uint tracing;                     /* workers still taking blocks */
+    atomic_bool placing_done;                /* no block is placed any more */
+    atomic_uint_fast64_t evict;              /* the workers' cache evictions */
 };
 
 /* A tracer thread's state. It reads private copies of what it consults at every ray or
@@ -839,6 +887,13 @@ typedef struct {
     uint64_t ray_base, lanes_off;
     uint32_t ray_head, ray_cap;
     uint64_t wr[5][2];
+    uint8_t *hits, *misses; /* the entry arrays (direct) */
+    uint32_t hit_cap, miss_cap;
+    bool keep;
+    /* The blocks it traced and keeps until they are placed, oldest first. */
+    unsigned kept_first, kept_n;
+    uint64_t kept_b[SPLIT_KEEP];
+    ray_out kept[SPLIT_KEEP][SPLIT_BLOCK];
 } tracer;
 
 static void tracer_init(tracer *tr, split_job *sj)
@@ -855,6 +910,12 @@ static void tracer_init(tracer *tr, split_job *sj)
     tr->ray_cap = sj->rq->cap;
     tr->lanes_off = sj->lanes_off;
     memcpy(tr->wr, sj->wr, sizeof tr->wr);
+    tr->keep = sj->direct;
+    tr->hits = sj->hq->base_w;
+    tr->misses = sj->mq->base_w;
+    tr->hit_cap = sj->hq->cap;
+    tr->miss_cap = sj->mq->cap;
+    tr->kept_first = tr->kept_n = 0;
     tr->c = (job_ctx){.m = &tr->m,
                       .r = &tr->scratch,
                       .nc = &tr->view,
@@ -866,20 +927,40 @@ static void tracer_init(tracer *tr, split_job *sj)
                                           .clear = {sj->rays[0], sj->rays[1]}}};
 }
 
-static bool block_ready(split_job *sj, uint64_t b)
+static block_state *block_of(const split_job *sj, uint64_t b)
 {
-    return atomic_load_explicit(&sj->eng->ready[b % sj->ring].v, memory_order_acquire) == b + 1;
+    return &sj->eng->blocks[b % sj->ring];
 }
 
-/* Traces block b into its ring slot and publishes it; false when the tracer declined (the
- * block is then not published, and the job stops splitting). */
+static ray_out *ring_of(const split_job *sj, uint64_t b)
+{
+    return sj->eng->ring + (b % sj->ring) * SPLIT_BLOCK;
+}
+
+/* Block b's rays: [*j0, *j1) of the job. */
+static void block_rays(const split_job *sj, uint64_t b, uint32_t *j0, uint32_t *j1)
+{
+    *j0 = (uint32_t)(b * SPLIT_BLOCK);
+    *j1 = sj->n - *j0 > SPLIT_BLOCK ? *j0 + SPLIT_BLOCK : sj->n;
+}
+
+static bool block_ready(split_job *sj, uint64_t b)
+{
+    return atomic_load_explicit(&block_of(sj, b)->ready, memory_order_acquire) == b + 1;
+}
+
+/* Traces block b into a kept slot or its ring slot and publishes it; false when the
+ * tracer declined (the block is then not published, and the job stops splitting). */
 static bool trace_block(split_job *sj, tracer *tr, uint64_t b)
 {
-    uint64_t j0 = b * SPLIT_BLOCK, j1 = j0 + SPLIT_BLOCK < sj->n ? j0 + SPLIT_BLOCK : sj->n;
-    ray_out *o = sj->eng->ring + (b % sj->ring) * SPLIT_BLOCK;
+    uint32_t j0, j1;
+    block_rays(sj, b, &j0, &j1);
+    bool keep = tr->keep && tr->kept_n < SPLIT_KEEP;
+    unsigned slot = (tr->kept_first + tr->kept_n) % SPLIT_KEEP;
+    ray_out *o0 = keep ? tr->kept[slot] : ring_of(sj, b), *o = o0;
     unsigned rsz = rt_ray_bytes(tr->k.e);
     uint32_t cap = tr->ray_cap, i = (uint32_t)(((uint64_t)tr->ray_head + j0) % cap);
-    for (uint64_t j = j0; j < j1; j++, o++, i = i + 1 == cap ? 0 : i + 1) {
+    for (uint32_t j = j0; j < j1; j++, o++, i = i + 1 == cap ? 0 : i + 1) {
         if ((tr->lanes_off >> (j % 64)) & 1) { /* masked-off lane: not traced */
             o->kind = OUT_MASKED;
             o->events = 0;
@@ -902,8 +983,50 @@ static bool trace_block(split_job *sj, tracer *tr, uint64_t b)
         }
         o->events = (uint8_t)tr->scratch.events;
     }
-    atomic_store_explicit(&sj->eng->ready[b % sj->ring].v, b + 1, memory_order_release);
+    block_state *bs = block_of(sj, b);
+    uint32_t hits = 0, misses = 0;
+    num_flags flags = 0;
+    uint8_t events = 0;
+    bool plain = true;
+    for (o = o0; o < o0 + (j1 - j0); o++) {
+        events |= o->events;
+        hits += o->kind == OUT_HIT;
+        misses += o->kind == OUT_MISS;
+        if (o->kind == OUT_HIT) flags |= o->flags;
+        plain &= o->kind != OUT_FAULT && !(o->kind == OUT_HIT && o->trap);
+    }
+    bs->hits = hits;
+    bs->misses = misses;
+    bs->flags = flags;
+    bs->events = events;
+    bs->kept = keep && plain;
+    if (bs->kept) {
+        tr->kept_b[slot] = b;
+        tr->kept_n++;
+    } else if (keep) {
+        memcpy(ring_of(sj, b), o0, (j1 - j0) * sizeof *o0);
+    }
+    atomic_store_explicit(&bs->ready, b + 1, memory_order_release);
     return true;
+}
+
+/* Writes the entries of kept block b, placed at bs->hit_at, bs->miss_at. */
+static void kept_write(const split_job *sj, const tracer *tr, uint64_t b, const block_state *bs,
+                       const ray_out *o)
+{
+    uint32_t j0, j1;
+    block_rays(sj, b, &j0, &j1);
+    uint32_t i = (uint32_t)(((uint64_t)tr->ray_head + j0) % tr->ray_cap);
+    uint32_t h = bs->hit_at, m = bs->miss_at;
+    for (uint32_t j = j0; j < j1; j++, o++, i = i + 1 == tr->ray_cap ? 0 : i + 1) {
+        if (o->kind == OUT_HIT) {
+            hit_entry(tr->hits + (uint64_t)h * RT_HIT_BYTES, i, o);
+            h = h + 1 == tr->hit_cap ? 0 : h + 1;
+        } else if (o->kind == OUT_MISS) {
+            rt_le_put(tr->misses + (uint64_t)m * RT_MISS_BYTES, 4, i);
+            m = m + 1 == tr->miss_cap ? 0 : m + 1;
+        }
+    }
 }
 
 __attribute__((noinline)) static void spin_pause(unsigned *spins)
@@ -918,27 +1041,57 @@ __attribute__((noinline)) static void spin_pause(unsigned *spins)
     }
 }
 
+/* Hands over the tracer's kept blocks the appending thread has decided on, oldest first:
+ * a placed block's entries are written, one it asks for goes to its ring slot. With wait,
+ * until none is kept: once placing is done, those left were not placed (the job ended
+ * before them) and are dropped. */
+static void kept_flush(split_job *sj, tracer *tr, bool wait)
+{
+    unsigned spins = 0;
+    while (tr->kept_n) {
+        uint64_t b = tr->kept_b[tr->kept_first];
+        block_state *bs = block_of(sj, b);
+        uint64_t st = atomic_load_explicit(&bs->placed, memory_order_acquire);
+        if (st != PLACED(b) && st != TO_RING(b)) {
+            if (!wait) return;
+            if (!atomic_load_explicit(&sj->placing_done, memory_order_acquire)) {
+                spin_pause(&spins);
+                continue;
+            }
+            st = atomic_load_explicit(&bs->placed, memory_order_acquire);
+            if (st != PLACED(b) && st != TO_RING(b)) {
+                tr->kept_n = 0;
+                return;
+            }
+        }
+        const ray_out *o = tr->kept[tr->kept_first];
+        if (st == PLACED(b)) {
+            kept_write(sj, tr, b, bs, o);
+        } else {
+            uint32_t j0, j1;
+            block_rays(sj, b, &j0, &j1);
+            memcpy(ring_of(sj, b), o, (j1 - j0) * sizeof *o);
+            atomic_store_explicit(&bs->in_ring, b + 1, memory_order_release);
+        }
+        tr->kept_first = (tr->kept_first + 1) % SPLIT_KEEP;
+        tr->kept_n--;
+    }
+}
+
 /* A worker's share of a split job: blocks until none is left, the job stops, or it
- * declines. */
+ * declines; then its kept blocks. */
 static void split_work(split_job *sj)
 {
     int mode = rt_rne_enter();
     tracer tr;
     tracer_init(&tr, sj);
     while (!atomic_load(&sj->stop)) {
+        kept_flush(sj, &tr, false);
         uint64_t b = atomic_fetch_add(&sj->next, 1);
-        if (b * SPLIT_BLOCK >= sj->n) break;
-        unsigned spins = 0;
-        bool wait_ok = true;
-        while (b >= atomic_load_explicit(&sj->appended, memory_order_acquire) + sj->ring)
-            if (atomic_load(&sj->stop)) {
-                wait_ok = false;
-                break;
-            } else {
-                spin_pause(&spins);
-            }
-        if (!wait_ok || !trace_block(sj, &tr, b)) break;
+        if (b >= sj->b1 || !trace_block(sj, &tr, b)) break;
     }
+    atomic_fetch_sub_explicit(&sj->tracing, 1, memory_order_release);
+    kept_flush(sj, &tr, true);
     atomic_fetch_add(&sj->evict, tr.view.evict);
     rt_rne_leave(mode);
 }
@@ -951,16 +1104,16 @@ static bool ring_fit(rt_job_engine *e, uint64_t blocks)
     /* Blocks of whole cache lines (32 * 24 bytes): two threads writing neighbouring blocks
      * never share a line. */
     ray_out *ring = aligned_alloc(64, (size_t)blocks * SPLIT_BLOCK * sizeof *ring);
-    ready_flag *ready = aligned_alloc(64, (size_t)blocks * sizeof *ready);
-    if (!ring || !ready) {
+    block_state *bs = aligned_alloc(64, (size_t)blocks * sizeof *bs);
+    if (!ring || !bs) {
         free(ring);
-        free(ready);
+        free(bs);
         return false;
     }
     free(e->ring);
-    free(e->ready);
+    free(e->blocks);
     e->ring = ring;
-    e->ready = ready;
+    e->blocks = bs;
     e->ring_blocks = blocks;
     return true;
 }
@@ -1059,7 +1212,7 @@ void rt_job_engine_free(rt_job_engine *e)
     }
     cache_free(&e->cache);
     free(e->ring);
-    free(e->ready);
+    free(e->blocks);
     free(e);
 }
 
@@ -1081,6 +1234,38 @@ static void ranges_sort(uint64_t (*r)[2], unsigned n)
         }
 }
 
+/* The five address ranges [lo, hi) the job writes, by lo: the three queue descriptors
+ * (HEAD, TAIL) and the hit and miss entry arrays. */
+static void job_writes(const queue *rq, const queue *hq, const queue *mq, uint64_t wr[5][2])
+{
+    const uint64_t w[5][2] = {{rq->desc, rq->desc + 8},
+                              {hq->desc, hq->desc + 8},
+                              {mq->desc, mq->desc + 8},
+                              {hq->base, hq->base + (uint64_t)hq->cap * RT_HIT_BYTES},
+                              {mq->base, mq->base + (uint64_t)mq->cap * RT_MISS_BYTES}};
+    memcpy(wr, w, sizeof w);
+    ranges_sort(wr, 5);
+}
+
+/* Whether [lo, hi) lies apart from every range the job writes (an empty or wrapping
+ * range does not). */
+static bool writes_apart(const uint64_t wr[5][2], uint64_t lo, uint64_t hi)
+{
+    if (hi <= lo) return false;
+    for (unsigned w = 0; w < 5; w++)
+        if (overlaps(lo, hi, wr[w][0], wr[w][1])) return false;
+    return true;
+}
+
+/* Whether no two of the job's writes (by lo) share a byte: each lands where one thread
+ * leaves it, in whatever order they are made. */
+static bool writes_disjoint(const uint64_t wr[5][2])
+{
+    for (unsigned w = 0; w + 1 < 5; w++)
+        if (wr[w][1] > wr[w + 1][0]) return false;
+    return true;
+}
+
 /* Appends rays *j .. end-1 of the job from their traced results o; false when the job
  * ends (at ray *j). */
 static bool append(job_ctx *c, queue *rq, queue *hq, queue *mq, const ray_out *o, uint32_t *j,
@@ -1099,69 +1284,135 @@ static bool append(job_ctx *c, queue *rq, queue *hq, queue *mq, const ray_out *o
     return true;
 }
 
-/* Runs rays 0 .. n-1 of the job split across the engine's threads, appending with c (the
- * caller's context) in ray order. Returns the ray the job ended at (*ended), or n, or the
- * first ray no thread could trace, from which the caller goes on alone. */
+/* Entries queue_push can still append before q is full. */
+static uint32_t queue_room(const queue *q)
+{
+    return (uint32_t)(((uint64_t)q->head + q->cap - q->tail - 1) % q->cap);
+}
+
+/* Advances q's TAIL past n entries placed at q->tail. */
+static bool queue_skip(job_ctx *c, queue *q, uint32_t n)
+{
+    q->tail = (uint32_t)(((uint64_t)q->tail + n) % q->cap);
+    uint8_t t[4];
+    rt_le_put(t, 4, q->tail);
+    return store_bytes(c, q->desc + 4, q->desc_w + 4, 4, t);
+}
+
+/* Appends block b (traced; its rays from *j = its first on): a kept block whose entries
+ * fit by placing it, any other from its ring slot, one ray at a time. False when the job
+ * ends in it (at ray *j). */
+static bool append_block(split_job *sj, tracer *tr, job_ctx *c, queue *rq, queue *hq, queue *mq,
+                         uint64_t b, uint32_t *j)
+{
+    block_state *bs = block_of(sj, b);
+    uint32_t j0, j1;
+    block_rays(sj, b, &j0, &j1);
+    if (bs->kept) {
+        if (bs->hits <= queue_room(hq) && bs->misses <= queue_room(mq)) {
+            bs->hit_at = hq->tail;
+            bs->miss_at = mq->tail;
+            atomic_store_explicit(&bs->placed, PLACED(b), memory_order_release);
+            rt_job_result *r = c->r;
+            r->events |= bs->events;
+            r->flags |= bs->flags;
+            r->hits += bs->hits;
+            r->misses += bs->misses;
+            r->rays += j1 - j0;
+            uint32_t last = (uint32_t)(((uint64_t)rq->head + j1 - 1) % rq->cap);
+            uint8_t hb[4];
+            rt_le_put(hb, 4, last + 1 == rq->cap ? 0 : last + 1);
+            *j = j1;
+            return queue_skip(c, hq, bs->hits) && queue_skip(c, mq, bs->misses) &&
+                   store_bytes(c, rq->desc, rq->desc_w, 4, hb);
+        }
+        /* A queue fills up inside the block: its rays one by one, from the ring. */
+        atomic_store_explicit(&bs->placed, TO_RING(b), memory_order_release);
+        unsigned spins = 0;
+        for (;;) {
+            kept_flush(sj, tr, false);
+            if (atomic_load_explicit(&bs->in_ring, memory_order_acquire) == b + 1) break;
+            spin_pause(&spins);
+        }
+    }
+    return append(c, rq, hq, mq, ring_of(sj, b), j, j1);
+}
+
+/* Runs blocks b0 .. b1-1 of the job split across the engine's threads, appending with c
+ * (the caller's context) in ray order. Returns the ray the job ended at (*ended), or the
+ * end of block b1 - 1, or the first ray of the first block no thread could trace, from
+ * which the caller goes on alone. */
 static uint32_t split_run(split_job *sj, job_ctx *c, queue *rq, queue *hq, queue *mq, bool *ended)
 {
     rt_job_engine *eng = sj->eng;
+    for (uint64_t b = sj->b0; b < sj->b1; b++) {
+        block_state *bs = block_of(sj, b);
+        atomic_init(&bs->ready, 0);
+        atomic_init(&bs->placed, 0);
+        atomic_init(&bs->in_ring, 0);
+    }
+    atomic_init(&sj->next, sj->b0);
+    atomic_init(&sj->stop, false);
+    atomic_init(&sj->tracing, eng->workers);
+    atomic_init(&sj->placing_done, false);
+    atomic_init(&sj->evict, 0);
     tracer tr;
     tracer_init(&tr, sj);
     pool_start(eng, sj);
-    uint32_t j = 0;
+    uint64_t b = sj->b0;
+    uint32_t j = (uint32_t)(b * SPLIT_BLOCK);
     unsigned spins = 0;
     *ended = false;
-    while (j < sj->n) {
-        uint64_t b = j / SPLIT_BLOCK;
-        uint32_t end = j + SPLIT_BLOCK < sj->n ? j + SPLIT_BLOCK : sj->n;
+    while (b < sj->b1) {
         if (block_ready(sj, b)) {
             spins = 0;
-            if (!append(c, rq, hq, mq, eng->ring + (b % sj->ring) * SPLIT_BLOCK, &j, end)) {
+            if (!append_block(sj, &tr, c, rq, hq, mq, b, &j)) {
                 *ended = true;
                 break;
             }
-            atomic_store_explicit(&sj->appended, b + 1, memory_order_release);
+            b++;
             continue;
         }
+        kept_flush(sj, &tr, false);
         if (atomic_load(&sj->stop)) break;
         /* Block b is being traced elsewhere: trace a later one meanwhile. */
         uint_fast64_t nb = atomic_load(&sj->next);
-        if (nb * SPLIT_BLOCK < sj->n && nb < b + sj->ring &&
-            atomic_compare_exchange_weak(&sj->next, &nb, nb + 1)) {
+        if (nb < sj->b1 && atomic_compare_exchange_weak(&sj->next, &nb, nb + 1)) {
             trace_block(sj, &tr, nb);
             continue;
         }
         spin_pause(&spins);
     }
     atomic_store(&sj->stop, true);
+    while (atomic_load_explicit(&sj->tracing, memory_order_acquire))
+        spin_pause(&spins);
+    /* After a tracer declined: the blocks completed before it, in order. */
+    while (!*ended && b < sj->b1 && block_ready(sj, b)) {
+        if (!append_block(sj, &tr, c, rq, hq, mq, b, &j))
+            *ended = true;
+        else
+            b++;
+    }
+    atomic_store_explicit(&sj->placing_done, true, memory_order_release);
+    kept_flush(sj, &tr, true);
     pool_wait(eng);
     eng->cache.evict += tr.view.evict + atomic_load(&sj->evict);
-    /* After a tracer declined: the blocks completed before it, in order. */
-    while (!*ended && j < sj->n && block_ready(sj, j / SPLIT_BLOCK)) {
-        uint32_t end = j + SPLIT_BLOCK < sj->n ? j + SPLIT_BLOCK : sj->n;
-        if (!append(c, rq, hq, mq, eng->ring + (j / SPLIT_BLOCK % sj->ring) * SPLIT_BLOCK, &j, end))
-            *ended = true;
-    }
     return j;
 }
 
 /* The whole ray array as one host pointer (k->rays), when rt_fetch_ray would read every
  * slot in place (rt_fetch_run: aligned, plain memory, no cache model) and nothing the job
  * writes can change it or what it maps to: every write of the job goes directly to plain
- * memory (queue_direct) and none of it overlaps the rays. A ray is then read as
- * rt_fetch_ray reads it, at the time it is traced, without a call per ray. */
+ * memory (queue_direct) and none of it overlaps the rays (rays_apart). A ray is then read
+ * as rt_fetch_ray reads it, at the time it is traced, without a call per ray. */
 static void rays_in_place(const job_ctx *c, trav_cfg *k, const queue *rq, const queue *hq,
-                          const queue *mq)
+                          const queue *mq, bool rays_apart)
 {
     unsigned rsz = rt_ray_bytes(k->e);
     k->rays = NULL;
-    if (!rq->desc_w || !hq->desc_w || !mq->desc_w || !hq->base_w || !mq->base_w) return;
-    uint64_t lo = rq->base, hi = rq->base + (uint64_t)rq->cap * rsz;
-    if (hi < lo || overlaps(lo, hi, rq->desc, rq->desc + 8) ||
-        overlaps(lo, hi, hq->desc, hq->desc + 8) || overlaps(lo, hi, mq->desc, mq->desc + 8) ||
-        overlaps(lo, hi, hq->base, hq->base + (uint64_t)hq->cap * RT_HIT_BYTES) ||
-        overlaps(lo, hi, mq->base, mq->base + (uint64_t)mq->cap * RT_MISS_BYTES))
+    if (!rays_apart || !rq->desc_w || !hq->desc_w || !mq->desc_w || !hq->base_w || !mq->base_w)
         return;
+    uint64_t lo = rq->base, hi = rq->base + (uint64_t)rq->cap * rsz;
     k->rays = rt_fetch_run(&c->fetch, lo, rsz / 8, hi - lo);
     k->rays_base = lo;
     k->rays_end = hi;
@@ -1234,51 +1485,45 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
     queue_direct(m, &rq, 0);
     queue_direct(m, &hq, RT_HIT_BYTES);
     queue_direct(m, &mq, RT_MISS_BYTES);
-    rays_in_place(&c, &cfg, &rq, &hq, &mq);
+    uint64_t wr[5][2];
+    job_writes(&rq, &hq, &mq, wr);
+    unsigned rsz = rt_ray_bytes(cfg.e);
+    uint64_t rays_end = rq.base + (uint64_t)rq.cap * rsz;
+    bool rays_apart = writes_apart(wr, rq.base, rays_end);
+    rays_in_place(&c, &cfg, &rq, &hq, &mq, rays_apart);
 
     int mode = rt_rne_enter();
     uint32_t n = (uint32_t)(((uint64_t)rq.tail + rq.cap - rq.head) % rq.cap);
-    unsigned rsz = rt_ray_bytes(cfg.e);
     r->svfaulti = ~UINT64_C(0);
     uint32_t j = 0;
     bool ended = false;
-    if (eng->workers > 0 && m->map && !m->charge && n >= 4 * SPLIT_BLOCK) {
+    if (eng->workers > 0 && m->map && !m->charge && n >= 4 * SPLIT_BLOCK && rays_apart) {
         split_job sj = {.k = &cfg,
                         .s = s,
                         .m = m,
                         .eng = eng,
                         .rq = &rq,
+                        .hq = &hq,
+                        .mq = &mq,
                         .n = n,
                         .lanes_off = jd->lanes_off,
                         .oob_zero = c.fetch.oob_zero,
-                        .wr = {{rq.desc, rq.desc + 8},
-                               {hq.desc, hq.desc + 8},
-                               {mq.desc, mq.desc + 8},
-                               {hq.base, hq.base + (uint64_t)hq.cap * RT_HIT_BYTES},
-                               {mq.base, mq.base + (uint64_t)mq.cap * RT_MISS_BYTES}}};
-        ranges_sort(sj.wr, 5);
-        uint64_t rays_end = rq.base + (uint64_t)rq.cap * rsz;
-        bool rays_apart = true;
-        for (unsigned w = 0; w < 5; w++)
-            rays_apart &= !overlaps(rq.base, rays_end, sj.wr[w][0], sj.wr[w][1]);
-        if (rays_apart) {
-            sj.rays[0] = rq.base;
-            sj.rays[1] = rays_end;
-            uint64_t blocks = ((uint64_t)n + SPLIT_BLOCK - 1) / SPLIT_BLOCK;
-            ring_fit(eng, blocks < SPLIT_RING_MAX ? blocks : SPLIT_RING_MAX);
-            sj.ring = eng->ring_blocks;
-            for (uint64_t b = 0; b < sj.ring && b < blocks; b++)
-                atomic_init(&eng->ready[b].v, 0);
-            atomic_init(&sj.next, 0);
-            atomic_init(&sj.appended, 0);
-            atomic_init(&sj.stop, false);
-            atomic_init(&sj.evict, 0);
+                        .direct = rq.desc_w && hq.desc_w && mq.desc_w && hq.base_w && mq.base_w &&
+                                  writes_disjoint(wr),
+                        .wr = (const uint64_t(*)[2])wr,
+                        .rays = {rq.base, rays_end}};
+        uint64_t blocks = ((uint64_t)n + SPLIT_BLOCK - 1) / SPLIT_BLOCK;
+        ring_fit(eng, blocks < SPLIT_RING_MAX ? blocks : SPLIT_RING_MAX);
+        sj.ring = eng->ring_blocks;
+        /* A ring's worth of blocks at a time; the next round once one has completed. */
+        for (sj.b0 = 0; sj.b0 < blocks && !ended && j == sj.b0 * SPLIT_BLOCK; sj.b0 = sj.b1) {
+            sj.b1 = blocks - sj.b0 > sj.ring ? sj.b0 + sj.ring : blocks;
             j = split_run(&sj, &c, &rq, &hq, &mq, &ended);
-            /* The tracers kept no address range for the job's stores to check: what
-             * follows reads again. */
-            cache_fit_job(nc);
-            cache_new_gen(nc);
         }
+        /* The tracers kept no address range for the job's stores to check: what follows
+         * reads again. */
+        cache_fit_job(nc);
+        cache_new_gen(nc);
     }
     /* Ray j of the job is its lane j (RT 8.2): a masked-off lane is not traced, and a
      * fault of lane j > 0 under fault-only-first stops the job there (errata P-320). */

@@ -18,50 +18,52 @@ static bool take(rt_tri_hit *best, uint32_t prim, float t, float u, float v, boo
 #include <immintrin.h>
 #define RT_LEAF_X4 1
 
-/* The 16 bytes at offset `at` of four binary32 triangles (rows row[k]), transposed: col[c]
- * holds float c of each. Every load stays inside its triangle's 36 bytes. */
+/* The nine floats of four binary32 triangles (rows row[k]), transposed: vert[v][c] holds
+ * coordinate c of vertex v of each. Floats 0-3 and 4-7 of a row are two transposed loads,
+ * float 8 is gathered by scalar loads: every load stays inside its triangle's 36 bytes. */
 __attribute__((target("avx"), always_inline)) static inline void
-tri4_cols(const uint8_t *const row[4], unsigned at, __m128 col[4])
+tri4_vert(const uint8_t *const row[4], __m128 vert[3][3])
 {
-    __m128 r0 = _mm_loadu_ps((const float *)(const void *)(row[0] + at));
-    __m128 r1 = _mm_loadu_ps((const float *)(const void *)(row[1] + at));
-    __m128 r2 = _mm_loadu_ps((const float *)(const void *)(row[2] + at));
-    __m128 r3 = _mm_loadu_ps((const float *)(const void *)(row[3] + at));
-    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-    col[0] = r0;
-    col[1] = r1;
-    col[2] = r2;
-    col[3] = r3;
+    __m128 r[2][4];
+#pragma GCC unroll 2
+    for (unsigned h = 0; h < 2; h++) {
+#pragma GCC unroll 4
+        for (unsigned k = 0; k < 4; k++)
+            r[h][k] = _mm_loadu_ps((const float *)(const void *)(row[k] + 16 * h));
+        _MM_TRANSPOSE4_PS(r[h][0], r[h][1], r[h][2], r[h][3]);
+    }
+    float last[4];
+#pragma GCC unroll 4
+    for (unsigned k = 0; k < 4; k++)
+        memcpy(&last[k], row[k] + 32, 4);
+    vert[0][0] = r[0][0], vert[0][1] = r[0][1], vert[0][2] = r[0][2];
+    vert[1][0] = r[0][3], vert[1][1] = r[1][0], vert[1][2] = r[1][1];
+    vert[2][0] = r[1][2], vert[2][1] = r[1][3], vert[2][2] = _mm_loadu_ps(last);
 }
 
-/* rt_tri_test_pre for the n (1-4) binary32 triangles at q (36 bytes apart), one per lane of
- * AVX binary64 vectors: the same conversions and operations in the same order (separate
+/* rt_tri_test_pre for the n (1-4) binary32 triangles at row[0..n-1], one per lane of AVX
+ * binary64 vectors: the same conversions and operations in the same order (separate
  * multiplies and adds, never fused: intrinsics of a target without FMA), the same ordered
  * comparisons, the same divisions and roundings to binary32 (MXCSR is round to nearest
  * even inside rt_rne_enter), so each lane computes the bits the scalar test computes for
  * its triangle. For a ray with neither NaN nor a zero direction (lr->none false) whose
- * shear axes are kx, ky, kz (constants where tri4_test expands it, so that the vertex
+ * shear axes are kx, ky, kz (constants where leaf_axes expands it, so that the vertex
  * columns stay in registers). Returns the mask of hit lanes, their t, u, v in t/u/v.
  * Lanes k >= n repeat triangle n - 1 and are masked off. */
 /* REQ: RT-059 RT-062 RT-065 */
 __attribute__((target("avx"), always_inline)) static inline unsigned
-tri4_axes(const rt_leaf_ray *lr, const uint8_t *q, unsigned n, const unsigned kx, const unsigned ky,
-          const unsigned kz, float t[4], float u[4], float v[4])
+tri4_axes(const rt_leaf_ray *lr, const uint8_t *const row[4], unsigned n, const unsigned kx,
+          const unsigned ky, const unsigned kz, float t[4], float u[4], float v[4])
 {
-    const uint8_t *row[4];
-    for (unsigned k = 0; k < 4; k++)
-        row[k] = q + 36 * (k < n ? k : n - 1);
-    __m128 c0[4], c1[4], c2[4];
-    tri4_cols(row, 0, c0);  /* v0.xyz, v1.x */
-    tri4_cols(row, 12, c1); /* v1.xyz, v2.x */
-    tri4_cols(row, 20, c2); /* v1.z, v2.xyz */
-    const __m128 vert[3][3] = {{c0[0], c0[1], c0[2]}, {c1[0], c1[1], c1[2]}, {c2[1], c2[2], c2[3]}};
+    __m128 vert[3][3];
+    tri4_vert(row, vert);
     const rt_ray_pre *p = lr->p;
     const __m256d sx = _mm256_broadcast_sd(&p->dsx), sy = _mm256_broadcast_sd(&p->dsy);
     const __m256d sz = _mm256_broadcast_sd(&p->dsz);
     const __m256d ox = _mm256_broadcast_sd(&lr->ox), oy = _mm256_broadcast_sd(&lr->oy);
     const __m256d oz = _mm256_broadcast_sd(&lr->oz);
     __m256d x[3], y[3], z[3]; /* per vertex: sheared x and y, translated z */
+#pragma GCC unroll 3
     for (unsigned k = 0; k < 3; k++) {
         z[k] = _mm256_sub_pd(_mm256_cvtps_pd(vert[k][kz]), oz);
         x[k] =
@@ -101,25 +103,44 @@ tri4_axes(const rt_leaf_ray *lr, const uint8_t *q, unsigned n, const unsigned kx
     return mask & (unsigned)_mm_movemask_ps(ok);
 }
 
-/* tri4_axes for the ray's axis order (rt_leaf_ray.perm = 2 kz + (kx > ky)). */
-__attribute__((target("avx"))) static unsigned
-tri4_test(const rt_leaf_ray *lr, const uint8_t *q, unsigned n, float t[4], float u[4], float v[4])
+/* rt_leaf_mem's AVX path for the axis order kx, ky, kz: four triangles at a time, hits
+ * taken in index order (so an any-hit search stops where the scalar loop stops). */
+__attribute__((target("avx"), always_inline)) static inline bool
+leaf_axes(const rt_leaf_ray *lr, const uint8_t *mem, uint32_t first, uint32_t count,
+          rt_tri_hit *best, const unsigned kx, const unsigned ky, const unsigned kz)
 {
-    switch (lr->perm) {
-    case 0:
-        return tri4_axes(lr, q, n, 1, 2, 0, t, u, v);
-    case 1:
-        return tri4_axes(lr, q, n, 2, 1, 0, t, u, v);
-    case 2:
-        return tri4_axes(lr, q, n, 0, 2, 1, t, u, v);
-    case 3:
-        return tri4_axes(lr, q, n, 2, 0, 1, t, u, v);
-    case 4:
-        return tri4_axes(lr, q, n, 0, 1, 2, t, u, v);
-    default:
-        return tri4_axes(lr, q, n, 1, 0, 2, t, u, v);
+    for (uint32_t i0 = 0; i0 < count; i0 += 4) {
+        const uint8_t *q = mem + 36u * (size_t)i0, *row[4];
+        unsigned n = count - i0 < 4 ? count - i0 : 4;
+#pragma GCC unroll 4
+        for (unsigned k = 0; k < 4; k++)
+            row[k] = q + 36u * (k < n ? k : n - 1);
+        float t[4], u[4], v[4];
+        for (unsigned hit = tri4_axes(lr, row, n, kx, ky, kz, t, u, v); hit; hit &= hit - 1) {
+            unsigned j = (unsigned)__builtin_ctz(hit);
+            if (!take(best, first + i0 + j, t[j], u[j], v[j], lr->any)) return false;
+        }
     }
+    return true;
 }
+
+/* leaf_axes for each of the six axis orders, by rt_leaf_ray.perm = 2 kz + (kx > ky). */
+#define LEAF_X4(name, kx, ky, kz)                                                                  \
+    __attribute__((target("avx"))) static bool name(const rt_leaf_ray *lr, const uint8_t *mem,     \
+                                                    uint32_t first, uint32_t count,                \
+                                                    rt_tri_hit *best)                              \
+    {                                                                                              \
+        return leaf_axes(lr, mem, first, count, best, kx, ky, kz);                                 \
+    }
+LEAF_X4(leaf_x4_120, 1, 2, 0)
+LEAF_X4(leaf_x4_210, 2, 1, 0)
+LEAF_X4(leaf_x4_021, 0, 2, 1)
+LEAF_X4(leaf_x4_201, 2, 0, 1)
+LEAF_X4(leaf_x4_012, 0, 1, 2)
+LEAF_X4(leaf_x4_102, 1, 0, 2)
+static bool (*const leaf_x4[6])(const rt_leaf_ray *, const uint8_t *, uint32_t, uint32_t,
+                                rt_tri_hit *) = {leaf_x4_120, leaf_x4_210, leaf_x4_021,
+                                                 leaf_x4_201, leaf_x4_012, leaf_x4_102};
 #endif
 
 void rt_leaf_ray_init(const rt_ray_pre *p, bool cull_back, unsigned eps_code, bool any,
@@ -130,7 +151,6 @@ void rt_leaf_ray_init(const rt_ray_pre *p, bool cull_back, unsigned eps_code, bo
     lr->lo = p->r.tmin - eps;
     lr->hi = p->r.tmax + eps;
     lr->none = p->nan || p->dir_zero; /* rt_tri_test_pre's whole-ray misses */
-    lr->x4 = rt_host_avx();
     lr->cull_back = cull_back;
     lr->any = any;
     lr->eps_code = eps_code;
@@ -138,35 +158,50 @@ void rt_leaf_ray_init(const rt_ray_pre *p, bool cull_back, unsigned eps_code, bo
     lr->ox = (double)p->r.org[p->kx];
     lr->oy = (double)p->r.org[p->ky];
     lr->oz = (double)p->r.org[p->kz];
+    rt_leaf_ray_x4(lr, true);
+}
+
+/* rt_tri_test_pre of triangle prim (tri) and, on a hit, take; false when an any-hit search
+ * stops at it. */
+static bool test_take(const rt_ray_pre *p, const float tri[3][3], bool cull_back, unsigned eps_code,
+                      bool any, uint32_t prim, rt_tri_hit *best)
+{
+    float t, u, v;
+    return !rt_tri_test_pre(p, tri, cull_back, eps_code, &t, &u, &v) ||
+           take(best, prim, t, u, v, any);
 }
 
 /* REQ: RT-036 RT-064 RT-065 */
-bool rt_leaf_mem(const rt_leaf_ray *lr, const uint8_t *mem, uint32_t first, uint32_t count,
-                 rt_tri_hit *best)
+static bool leaf_scalar(const rt_leaf_ray *lr, const uint8_t *mem, uint32_t first, uint32_t count,
+                        rt_tri_hit *best)
 {
-#ifdef RT_LEAF_X4
-    if (lr->x4) {
-        /* (a NaN range fails tri4_axes's t test as the scalar test's NaN check does) */
-        if (lr->none) return true;
-        for (uint32_t i0 = 0; i0 < count; i0 += 4) {
-            float t[4], u[4], v[4];
-            unsigned hit =
-                tri4_test(lr, mem + 36u * (size_t)i0, count - i0 < 4 ? count - i0 : 4, t, u, v);
-            for (; hit; hit &= hit - 1) {
-                unsigned k = (unsigned)__builtin_ctz(hit);
-                if (!take(best, first + i0 + k, t[k], u[k], v[k], lr->any)) return false;
-            }
-        }
-        return true;
-    }
-#endif
     for (uint32_t i = 0; i < count; i++) {
-        float tri[3][3], t, u, vv;
+        float tri[3][3];
         memcpy(tri, mem + 36u * (size_t)i, sizeof tri);
-        if (!rt_tri_test_pre(lr->p, tri, lr->cull_back, lr->eps_code, &t, &u, &vv)) continue;
-        if (!take(best, first + i, t, u, vv, lr->any)) return false; /* modulo 2^32 (P-342) */
+        if (!test_take(lr->p, tri, lr->cull_back, lr->eps_code, lr->any, first + i, best))
+            return false; /* first + i modulo 2^32 (P-342) */
     }
     return true;
+}
+
+/* A ray every triangle test misses. */
+static bool leaf_none(const rt_leaf_ray *lr, const uint8_t *mem, uint32_t first, uint32_t count,
+                      rt_tri_hit *best)
+{
+    (void)lr, (void)mem, (void)first, (void)count, (void)best;
+    return true;
+}
+
+void rt_leaf_ray_x4(rt_leaf_ray *lr, bool x4)
+{
+    lr->mem = leaf_scalar;
+#ifdef RT_LEAF_X4
+    /* (a NaN range fails tri4_axes's t test as the scalar test's NaN check does) */
+    if (x4 && rt_host_avx()) lr->mem = lr->none ? leaf_none : leaf_x4[lr->perm];
+#else
+    (void)x4;
+    (void)leaf_none;
+#endif
 }
 
 /* REQ: RT-036 RT-064 RT-065 */
@@ -183,11 +218,10 @@ rt_fetch_status rt_leaf_closest(const rt_tri_src *src, uint32_t first, uint32_t 
     }
     for (uint32_t i = 0; i < count; i++) {
         uint32_t prim = first + i; /* modulo 2^32 (P-342) */
-        float tri[3][3], t, u, vv;
+        float tri[3][3];
         rt_fetch_status st = rt_fetch_tri(src->f, src->base, prim, src->e, tri);
         if (st != RT_FETCH_OK) return st;
-        if (!rt_tri_test_pre(p, tri, cull_back, eps_code, &t, &u, &vv)) continue;
-        if (!take(best, prim, t, u, vv, any)) {
+        if (!test_take(p, tri, cull_back, eps_code, any, prim, best)) {
             *stopped = true;
             return RT_FETCH_OK;
         }

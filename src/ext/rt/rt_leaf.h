@@ -45,21 +45,31 @@ rt_fetch_status rt_leaf_closest(const rt_tri_src *src, uint32_t first, uint32_t 
 
 /* What the in-place test of every leaf of one ray shares (rt_leaf_mem): prepared once per
  * ray by rt_leaf_ray_init for the culling, tolerance code and any-hit of rt_leaf_closest. */
-typedef struct {
+typedef struct rt_leaf_ray rt_leaf_ray;
+struct rt_leaf_ray {
+    /* the loop rt_leaf_mem runs: the ray's whole-ray miss, the AVX loop expanded for its
+     * axis order, or the scalar loop */
+    bool (*mem)(const rt_leaf_ray *lr, const uint8_t *tris, uint32_t first, uint32_t count,
+                rt_tri_hit *best);
     const rt_ray_pre *p;
     float lo, hi; /* the accepted t range [tmin - 2^-e, tmax + 2^-e] */
     bool none;    /* every triangle test misses (a NaN in the ray, a zero direction) */
-    bool x4;      /* four triangles at a time (the host's AVX) */
     bool cull_back, any;
     unsigned eps_code;
     uint8_t perm;      /* 2 kz + (kx > ky): which of the six shear axis orders the ray has */
     double ox, oy, oz; /* org[kx], org[ky], org[kz] in binary64 */
-} rt_leaf_ray;
+};
 void rt_leaf_ray_init(const rt_ray_pre *p, bool cull_back, unsigned eps_code, bool any,
                       rt_leaf_ray *lr);
+/* Chooses lr's loop: four triangles at a time with AVX when x4 and the host has AVX
+ * (rt_leaf_ray_init asks for it), else one at a time; both find the same hits. */
+void rt_leaf_ray_x4(rt_leaf_ray *lr, bool x4);
 /* rt_leaf_closest for triangles read in place (mem: triangle `first`, binary32, 36 bytes
  * each): the same hits by the same rule; false when an any-hit search stopped. */
-bool rt_leaf_mem(const rt_leaf_ray *lr, const uint8_t *mem, uint32_t first, uint32_t count,
-                 rt_tri_hit *best);
+static inline bool rt_leaf_mem(const rt_leaf_ray *lr, const uint8_t *mem, uint32_t first,
+                               uint32_t count, rt_tri_hit *best)
+{
+    return lr->mem(lr, mem, first, count, best);
+}
 
 #endif
