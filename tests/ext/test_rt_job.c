@@ -229,6 +229,14 @@ static void ray32(unsigned i, float ox, float oy, float oz, float dz, float tmin
         w(RAYS + 32 * i + 4 * k, 4, f32(v[k]));
 }
 
+/* An FP32 ray record from o along d, t in [0, 100], in slot i of the ray buffer. */
+static void ray32_dir(unsigned i, const float o[3], const float d[3])
+{
+    float v[8] = {o[0], o[1], o[2], d[0], d[1], d[2], 0, 100};
+    for (unsigned k = 0; k < 8; k++)
+        w(RAYS + 32 * i + 4 * k, 4, f32(v[k]));
+}
+
 /* One ray queued (TAIL 1): from (1, 2, 0) along +z, t in [0, 100]; it
  * hits B at t 3 (scene_two_levels). */
 static void one_ray(void)
@@ -352,6 +360,31 @@ static void test_closest_hit(void **st)
     assert_int_equal(r(QMISS + 4, 4), 2); /* miss TAIL */
     assert_int_equal(r(QHIT, 4), 0);      /* consumer indices untouched */
     assert_int_equal(r(QMISS, 4), 0);
+}
+
+/* REQ: RT-056. Rays with exactly one zero direction component (x or y, +0 or -0): the job
+ * tests that axis by the origin lying between the planes (the reciprocal is not used), the
+ * other two by their slabs, so B is hit where y and z (x and z) say, and a ray whose
+ * origin lies beside the boxes on the zero axis misses. Such rays are not traverse_fast's
+ * (its slab test by the reciprocals' signs would read a zero reciprocal as a plane at
+ * t = 0 and miss B). */
+static void test_one_zero_direction(void **st)
+{
+    (void)st;
+    setup(8);
+    scene_two_levels();
+    static const float o[4][3] = {{1, 0.5f, 0}, {1, 0.5f, 0}, {0.5f, 1, 0}, {5, 0.5f, 0}};
+    static const float d[4][3] = {{0, 0.25f, 1}, {-0.0f, 0.25f, 1}, {0.25f, 0, 1}, {0, 0.25f, 1}};
+    for (unsigned i = 0; i < 4; i++)
+        ray32_dir(i, o[i], d[i]);
+    rt_job_result res = run_rays_ok(4, 0);
+    assert_int_equal(res.hits, 3);
+    assert_int_equal(res.misses, 1);
+    /* B at z 3 (t 3): (1, 1.25) and (1.25, 1); B's u is y / 4, v is x / 4 */
+    check_hit(0, 0, 1, f32(3.0f), f32(0.3125f), f32(0.25f));
+    check_hit(1, 1, 1, f32(3.0f), f32(0.3125f), f32(0.25f));
+    check_hit(2, 2, 1, f32(3.0f), f32(0.25f), f32(0.3125f));
+    assert_int_equal(r(MISSES, 4), 3); /* x = 5, beside every box */
 }
 
 /* Ray records read in place: over plain memory the job also writes directly (map_w), with
@@ -2077,6 +2110,86 @@ static void test_tie_same_index(void **st)
     }
 }
 
+/* Equal t, lower index found later (docs/errata.md Q-74: ties go to the lower triangle
+ * index): two leaves with equal boxes at z 5, child 0 naming B moved up to z 5 (index 1),
+ * child 1 naming A (index 0). Child 0 is visited first (ties to the lower child) and hits
+ * at t 5; child 1 waits on the stack with its box starting at t 5, the closest hit so far,
+ * so the pop must still visit it (a box is culled only when it starts beyond the hit), and
+ * A wins. Ray 0 has no zero direction component (the traversal's fast path), ray 1 runs
+ * along +z (the general path). Through plain loads and through the leaf cache.
+ * REQ: RT-117 RT-036 */
+static void test_tie_lower_index_popped(void **st)
+{
+    (void)st;
+    static const float o[3] = {1, 2, 0}, d0[3] = {0.125f, 0.0625f, 1}, d1[3] = {0, 0, 1};
+    for (unsigned mapped = 0; mapped < 2; mapped++) {
+        setup(8);
+        tri32(TRIS + 36, TRI_B, 2); /* B at z 5 */
+        child root[2] = {{{0, 0, 5}, {4, 4, 5}, 9, 2}, {{0, 0, 5}, {4, 4, 5}, 8, 2}};
+        node4(BVH, root, 2);
+        trirange(TR_A, 0, 1, TRIS);
+        trirange(TR_B, 1, 1, TRIS);
+        ray32_dir(0, o, d0);
+        ray32_dir(1, o, d1);
+        w(QRAY + 4, 4, 2);
+        rt_job_desc jd;
+        desc(&jd, 0);
+        rt_job_result res = run_ok(&jd, CAP_T_FP32, mapped ? &MEM_MAPPED : &MEM);
+        assert_int_equal(res.hits, 2);
+        /* A: u = x / 4, v = y / 4 at (1.625, 2.3125) and at (1, 2) */
+        check_hit(0, 0, 0, f32(5.0f), f32(0.40625f), f32(0.578125f));
+        check_hit(1, 1, 0, f32(5.0f), f32(0.25f), f32(0.5f));
+    }
+}
+
+/* The traversal stack (RT_JOB_STACK_DEPTH entries, docs/rt.md job step 5): a chain of n
+ * nodes, each with k hit children: the next node (box from z 0, nearer: visited next) and
+ * k - 1 empty leaves (boxes at z 5: pushed), so node i is reached with (k - 1) * i entries
+ * on the stack. A node's hit children must all fit, the visited one counted too: the first
+ * node i with (k - 1) * i + k > 256 faults with RT_JOB_STACK at its address (k = 2: node
+ * 255; k = 3: node 127; k = 4: node 85, where node 84 fills the stack exactly); a chain one
+ * node shorter (its last node ending in another empty leaf) completes with a miss.
+ * REQ: RT-117 RT-035 */
+#define CHAIN 0x14000u /* 256 node tiles, then the empty TriRange */
+static void test_stack_depth(void **st)
+{
+    (void)st;
+    const uint32_t empty = (CHAIN + 64 * 256 - BVH) / 16;
+    for (unsigned k = 2; k <= 4; k++) {
+        const unsigned faulting = (RT_JOB_STACK_DEPTH - k) / (k - 1) + 1;
+        for (unsigned n = faulting; n <= faulting + 1; n++) {
+            setup(8);
+            child root[1] = {{{0, 0, 0}, {4, 4, 100}, (CHAIN - BVH) / 16, 1}};
+            node4(BVH, root, 1);
+            for (unsigned i = 0; i < n; i++) {
+                bool last = i + 1 == n;
+                uint32_t next = last ? empty : (CHAIN + 64 * (i + 1) - BVH) / 16;
+                child c[4] = {{{0, 0, 5}, {4, 4, 5}, empty, 2},
+                              {{0, 0, 0}, {4, 4, 100}, next, last ? 2u : 1u},
+                              {{0, 0, 5}, {4, 4, 5}, empty, 2},
+                              {{0, 0, 5}, {4, 4, 5}, empty, 2}};
+                node4(CHAIN + 64 * i, c, k);
+            }
+            trirange(CHAIN + 64 * 256, 0, 0, TRIS);
+            one_ray();
+            rt_job_desc jd;
+            desc(&jd, 0);
+            for (unsigned mapped = 0; mapped < 2; mapped++) {
+                w(QRAY, 4, 0);
+                w(QMISS + 4, 4, 0);
+                rt_job_result res = run_job(&jd, CAP_T_FP32, mapped ? &MEM_MAPPED : &MEM);
+                if (n == faulting) {
+                    assert_int_equal(res.status, RT_JOB_OK);
+                    assert_int_equal(res.misses, 1);
+                } else {
+                    assert_int_equal(res.status, RT_JOB_STACK);
+                    assert_int_equal(res.fault_addr, CHAIN + 64 * faulting);
+                }
+            }
+        }
+    }
+}
+
 /* A job's store over a TriRange record it has read (and cached) is seen by its later rays,
  * as in a job without caches (errata P-341). The leaf's TriRange lies above the node and
  * the triangles, where the hit queue's first entry lands: ray 0 hits A (t 5, u 1/4, v 2/4)
@@ -2114,6 +2227,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_closest_hit),
+        cmocka_unit_test(test_one_zero_direction),
         cmocka_unit_test(test_rays_in_place),
         cmocka_unit_test(test_traversal_order),
         cmocka_unit_test(test_trirange_bounds),
@@ -2133,6 +2247,8 @@ int main(void)
         cmocka_unit_test(test_split_ring_reuse),
         cmocka_unit_test(test_cache_trirange_overwritten),
         cmocka_unit_test(test_tie_same_index),
+        cmocka_unit_test(test_tie_lower_index_popped),
+        cmocka_unit_test(test_stack_depth),
         cmocka_unit_test(test_fof_stop_kinds),
         cmocka_unit_test(test_eps),
         cmocka_unit_test(test_nan_range),

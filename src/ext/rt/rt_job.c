@@ -655,8 +655,9 @@ __attribute__((always_inline)) static inline bool traverse_as(job_ctx *c, const 
                 child = KID(order[0]);
                 continue;
             }
-            if (mask) { /* one child (rt_child_order's first case) */
-                if (sp + 1 > RT_JOB_STACK_DEPTH) return fault(c, RT_JOB_STACK, addr);
+            /* One child (rt_child_order's first case): it always fits, since the pushes
+             * above leave room for the child visited next (sp < RT_JOB_STACK_DEPTH). */
+            if (mask) {
                 child = KID((unsigned)__builtin_ctz(mask));
                 continue;
             }
