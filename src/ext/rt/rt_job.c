@@ -464,10 +464,13 @@ static __attribute__((noinline)) bool leaf_fill(job_ctx *c, const trav_cfg *k,
                      tr.count <= LEAF_CACHE_MAX && (uint64_t)tr.first + tr.count <= UINT32_MAX;
     const uint8_t *tp = NULL;
     if (cacheable) tp = tr.count ? rt_fetch_run(&c->fetch, start, 4, bytes) : (const uint8_t *)"";
-    rt_tri_src src = {tp, &c->fetch, base, k->e};
-    if (ok)
+    if (ok && tp) { /* as a cached leaf is tested, with the ray's prepared lr */
+        rt_leaf_mem(lr, tp, tr.first, tr.count, best);
+    } else if (ok) {
+        rt_tri_src src = {NULL, &c->fetch, base, k->e};
         ok = fetched(
             c, rt_leaf_closest(&src, tr.first, tr.count, p, k->cull, k->eps, k->any, best, &done));
+    }
     c->fetch.inv_miss |= inv;
     if (!ok || !tp || !slot_claim(nc, &nc->leaf[li].gen)) return ok;
     leaf_ent *fill = &nc->leaf[li];
