@@ -567,7 +567,7 @@ __attribute__((always_inline)) static inline bool traverse_as(job_ctx *c, const 
      * never NaN); without a zero direction component, by the reciprocals' signs. */
     bool vec = fast || (!p->nan && !p->slab_scalar && tmin == tmin && tmax_w == tmax_w && nn == 1);
     bool sign = fast || (vec && p->zero_axes == 0);
-    __m128 o4[3], inv4[3], ninv4[3], tmin4 = _mm_set1_ps(tmin);
+    __m128 o4[3], inv4[3], ninv4[3], tmin4 = _mm_set1_ps(tmin), tmax4 = _mm_set1_ps(tmax);
     unsigned near[3], far[3];
     for (unsigned i = 0; i < 3; i++) {
         o4[i] = _mm_load_ps(p->org4[i]);
@@ -582,7 +582,10 @@ __attribute__((always_inline)) static inline bool traverse_as(job_ctx *c, const 
         uint64_t addr = bvh + (child & ~KIND_MASK);
         if (++visits > RT_JOB_MAX_VISITS) return fault(c, RT_JOB_STACK, addr);
         if (charged && !spend(c, 1)) return false;
-        if ((child & KIND_MASK) == RT_CHILD_LEAF) {
+        /* Leaves (about one visit in four) and cache misses as the unlikely cases: the
+         * compiler then keeps the ray's vectors in registers through the node visits and
+         * saves them around the calls of those cases. */
+        if (__builtin_expect((child & KIND_MASK) == RT_CHILD_LEAF, 0)) {
             if (!lr_set) {
                 rt_leaf_ray_init(p, k->cull, k->eps, k->any, &lr);
                 lr_set = true;
@@ -590,12 +593,18 @@ __attribute__((always_inline)) static inline bool traverse_as(job_ctx *c, const 
             if (!leaf(c, k, &lr, addr, best)) return false;
             if (best->hit) {
                 if (k->any) return true;
-                if (best->t < tmax) tmax = best->t; /* min(tmax_w, closest hit) */
+                if (best->t < tmax) { /* min(tmax_w, closest hit) */
+                    tmax = best->t;
+#if defined(__SSE2__)
+                    tmax4 = _mm_set1_ps(tmax);
+#endif
+                }
             }
         } else {
             const rt_node4w *w0 = &cv.node[(addr >> 6) & cv.mask], *w1 = NULL;
             /* node_get's cache hit, inline */
-            if (nn != 1 || !slot_has(&w0->cache_gen, &w0->cache_addr, gen, addr)) {
+            if (__builtin_expect(nn != 1 || !slot_has(&w0->cache_gen, &w0->cache_addr, gen, addr),
+                                 0)) {
                 const rt_node4w *g0, *g1 = NULL;
                 if (!node_get(c, addr, nn, &g0, &g1)) return false;
                 w0 = g0;
@@ -605,12 +614,9 @@ __attribute__((always_inline)) static inline bool traverse_as(job_ctx *c, const 
             unsigned mask;
 #if defined(__SSE2__)
             if (sign)
-                mask =
-                    rt_slab4_sign_sse(o4, ninv4, near, far, w0, tmin4, _mm_set1_ps(tmax), tn, tf) &
-                    w0->live;
+                mask = rt_slab4_sign_sse(o4, ninv4, near, far, w0, tmin4, tmax4, tn, tf) & w0->live;
             else if (vec)
-                mask = rt_slab4_sse(o4, inv4, zero_axes, w0, tmin4, _mm_set1_ps(tmax), tn, tf) &
-                       w0->live;
+                mask = rt_slab4_sse(o4, inv4, zero_axes, w0, tmin4, tmax4, tn, tf) & w0->live;
             else
 #endif
             {

@@ -601,10 +601,14 @@ void rt_node4w_decode(const uint8_t bytes[64], rt_node4w *w)
     __m128 ok =
         _mm_and_ps(_mm_and_ps(_mm_cmple_ps(a0, b1), _mm_cmple_ps(a1, b2)), _mm_cmple_ps(a2, b3));
     unsigned live = (unsigned)_mm_movemask_ps(ok);
+    /* child_index and child_kind on a little-endian host: child c's index is the low 24
+     * bits of the word at byte 48 + 3c (the last one's top byte is the kinds' byte 60);
+     * a kind is live when it is 1 (node) or 2 (leaf), kind_live. */
     for (unsigned c = 0; c < 4; c++) {
-        uint8_t kind = child_kind(bytes, c);
-        w->child[c] = child_index(bytes, c) << 4 | kind;
-        if (!kind_live(kind)) live &= ~(1u << c);
+        uint32_t index, kind = (uint32_t)bytes[60] >> (2 * c) & 3u;
+        memcpy(&index, bytes + 48 + 3 * c, 4);
+        w->child[c] = (index & 0xFFFFFFu) << 4 | kind;
+        live &= ~((unsigned)(kind - 1u > 1u) << c);
     }
     w->live = (uint8_t)live;
 #else
