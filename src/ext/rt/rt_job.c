@@ -1387,14 +1387,18 @@ static uint32_t split_run(split_job *sj, job_ctx *c, queue *rq, queue *hq, queue
         spin_pause(&spins);
     }
     atomic_store(&sj->stop, true);
-    while (atomic_load_explicit(&sj->tracing, memory_order_acquire))
-        spin_pause(&spins);
-    /* After a tracer declined: the blocks completed before it, in order. */
-    while (!*ended && b < sj->b1 && block_ready(sj, b)) {
-        if (!append_block(sj, &tr, c, rq, hq, mq, b, &j))
-            *ended = true;
-        else
+    if (!*ended && b < sj->b1) {
+        /* A tracer declined: once no thread traces, the blocks completed before it, in
+         * order. */
+        while (atomic_load_explicit(&sj->tracing, memory_order_acquire))
+            spin_pause(&spins);
+        while (b < sj->b1 && block_ready(sj, b)) {
+            if (!append_block(sj, &tr, c, rq, hq, mq, b, &j)) {
+                *ended = true;
+                break;
+            }
             b++;
+        }
     }
     atomic_store_explicit(&sj->placing_done, true, memory_order_release);
     kept_flush(sj, &tr, true);
