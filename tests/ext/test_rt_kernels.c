@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fenv.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <math.h>
 
 #include <cmocka.h>
@@ -1540,6 +1542,141 @@ static void test_leaf_in_place(void **state)
     assert_true(multi > 300); /* shared edges and vertices: several triangles hit */
 }
 
+/* The leaf loops read nothing past a leaf's triangles: each leaf of 1-4 triangles is laid
+ * so that its last byte is the last byte of a readable page, the next page inaccessible
+ * (a read past it crashes the test), and tested by the AVX loop (on an AVX host) and the
+ * scalar one, with rays aimed at each triangle (a hit found, bit for bit as rt_tri_test).
+ * REQ: RT-036 RT-065 */
+static void test_leaf_reads_inside(void **state)
+{
+    (void)state;
+    long pg = sysconf(_SC_PAGESIZE);
+    assert_true(pg >= 4096);
+    uint8_t *pages =
+        mmap(NULL, 2 * (size_t)pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(pages != MAP_FAILED);
+    assert_int_equal(mprotect(pages + pg, (size_t)pg, PROT_NONE), 0);
+    unsigned hits = 0;
+    for (unsigned n = 1; n <= 4; n++) {
+        float tri[4][3][3];
+        for (unsigned i = 0; i < n; i++) /* side by side along x in the plane z = 2 */
+            for (int v = 0; v < 3; v++) {
+                tri[i][v][0] = (float)(2 * i) + (v == 1 ? 1.0f : 0.0f);
+                tri[i][v][1] = v == 2 ? 1.0f : 0.0f;
+                tri[i][v][2] = 2.0f;
+            }
+        uint8_t *leaf = pages + pg - 36 * n;
+        memcpy(leaf, tri, 36 * n);
+        for (unsigned aim = 0; aim < n; aim++)
+            for (int x4 = 0; x4 < 2; x4++) {
+                rt_ray r = mkray((float)(2 * aim) + 0.25f, 0.25f, 0, 0, 0, 1, 0, INFINITY);
+                float want_t, want_u, want_v;
+                assert_true(rt_tri_test(&r, tri[aim], false, 0, &want_t, &want_u, &want_v));
+                int m = rt_rne_enter();
+                rt_ray_pre p;
+                rt_ray_prepare(&r, &p);
+                rt_leaf_ray lr;
+                rt_leaf_ray_init(&p, false, 0, false, &lr);
+                rt_leaf_ray_x4(&lr, x4);
+                rt_tri_hit got = {false, 0, 0, 0, 0};
+                assert_true(rt_leaf_mem(&lr, leaf, 10, n, &got));
+                rt_rne_leave(m);
+                assert_true(got.hit);
+                assert_int_equal(got.prim, 10 + aim);
+                assert_int_equal(fbits(got.t), fbits(want_t));
+                assert_int_equal(fbits(got.u), fbits(want_u));
+                assert_int_equal(fbits(got.v), fbits(want_v));
+                hits++;
+            }
+    }
+    assert_int_equal(hits, 2 * (1 + 2 + 3 + 4));
+    munmap(pages, 2 * (size_t)pg);
+}
+
+/* ---- rt_fetch_trirange over a memory of 64 bytes at 0x1000 -------------------------- */
+
+typedef struct {
+    uint8_t ram[64];
+    bool mapped;     /* map() serves the bytes */
+    unsigned loads;  /* load() calls */
+    unsigned cached; /* cache model calls */
+    uint64_t cache_addr;
+    unsigned cache_size;
+} tr_mem;
+
+static bool tr_load(void *ctx, uint64_t a, unsigned n, uint64_t *v)
+{
+    tr_mem *m = ctx;
+    m->loads++;
+    if (a < 0x1000 || a + n > 0x1040) return false;
+    *v = 0;
+    for (unsigned i = 0; i < n; i++)
+        *v |= (uint64_t)m->ram[a - 0x1000 + i] << (8 * i);
+    return true;
+}
+
+static const uint8_t *tr_map(void *ctx, uint64_t a, unsigned n)
+{
+    tr_mem *m = ctx;
+    return m->mapped && a >= 0x1000 && a + n <= 0x1040 ? m->ram + (a - 0x1000) : NULL;
+}
+
+static void tr_cache(void *ctx, void *cache_ctx, uint64_t a, unsigned n)
+{
+    (void)cache_ctx;
+    tr_mem *m = ctx;
+    m->cached++;
+    m->cache_addr = a;
+    m->cache_size = n;
+}
+
+/* rt_fetch_trirange reads the 16 bytes of a TriRange (first, count, base: little-endian,
+ * written here byte by byte) read in place when map() serves them, else as two 8-byte
+ * loads; a record not 16-aligned is RT_FETCH_MISALIGNED even when map() would serve it;
+ * the XMEM L1 model (errata P-224) is told of one read of 16 bytes; the last 16 bytes of
+ * the memory are read without touching what lies after them.
+ * REQ: RT-036 RT-089 */
+static void test_fetch_trirange(void **state)
+{
+    (void)state;
+    tr_mem m = {{0}, true, 0, 0, 0, 0};
+    const uint8_t rec[16] = {0x04, 0x03, 0x02, 0x01, 0x07, 0,    0,    0,
+                             0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x08};
+    memcpy(m.ram + 0x30, rec, 16); /* at 0x1030: the memory's last 16 bytes */
+    memcpy(m.ram + 0x10, rec, 16); /* at 0x1010 */
+    const rt_mem mem = {&m, tr_load, NULL, tr_map, NULL, NULL};
+    for (int mapped = 0; mapped < 2; mapped++)
+        for (int cache = 0; cache < 2; cache++)
+            for (uint64_t a = 0x1010; a <= 0x1030; a += 0x20) {
+                m.mapped = mapped;
+                m.loads = m.cached = 0;
+                rt_fetch f = {&mem,   false, false, NULL, 0,
+                              {0, 0}, false, false, 0,    cache ? tr_cache : NULL,
+                              NULL};
+                rt_trirange tr;
+                assert_int_equal(rt_fetch_trirange(&f, a, &tr), RT_FETCH_OK);
+                assert_int_equal(tr.first, 0x01020304u);
+                assert_int_equal(tr.count, 7);
+                assert_true(tr.base == 0x0870605040302010u);
+                assert_false(f.inv_miss);
+                assert_int_equal(m.loads, mapped ? 0 : 2);
+                assert_int_equal(m.cached, cache ? 1 : 0);
+                if (cache) {
+                    assert_true(m.cache_addr == a);
+                    assert_int_equal(m.cache_size, 16);
+                }
+            }
+    for (uint64_t a = 0x1008; a < 0x1030; a += 8) {
+        if (a % 16 == 0) continue;
+        m.mapped = true;
+        rt_fetch f = {&mem, false, false, NULL, 0, {0, 0}, false, false, 0, NULL, NULL};
+        rt_trirange tr;
+        assert_int_equal(rt_fetch_trirange(&f, a, &tr), RT_FETCH_MISALIGNED);
+        assert_true(f.fault_addr == a);
+        assert_true(f.inv_miss);
+    }
+}
+
 /* ---- Host rounding mode -------------------------------------------------------------- */
 
 /* Results do not depend on the host rounding mode, and the mode is restored (errata Q-76:
@@ -1957,6 +2094,8 @@ int main(void)
         cmocka_unit_test(test_watertight_grid),
         cmocka_unit_test(test_watertight_closed),
         cmocka_unit_test(test_leaf_in_place),
+        cmocka_unit_test(test_leaf_reads_inside),
+        cmocka_unit_test(test_fetch_trirange),
         cmocka_unit_test(test_host_rounding),
         cmocka_unit_test(test_node_decode),
         cmocka_unit_test(test_node_encode),

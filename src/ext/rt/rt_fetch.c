@@ -102,6 +102,11 @@ rt_fetch_status rt_fetch_node(rt_fetch *f, uint64_t addr, unsigned ntiles, uint8
 /* REQ: RT-036 RT-064 RT-089 */
 rt_fetch_status rt_fetch_trirange(rt_fetch *f, uint64_t addr, rt_trirange *tr)
 {
+    const uint8_t *run = rt_fetch_run(f, addr, 16, 16); /* what fetch would copy */
+    if (run) {
+        rt_trirange_decode(run, tr);
+        return RT_FETCH_OK;
+    }
     uint8_t b[16];
     rt_fetch_status st = fetch(f, addr, 16, 8, 2, b);
     if (st == RT_FETCH_OK) rt_trirange_decode(b, tr);

@@ -464,10 +464,13 @@ static __attribute__((noinline)) bool leaf_fill(job_ctx *c, const trav_cfg *k,
                      tr.count <= LEAF_CACHE_MAX && (uint64_t)tr.first + tr.count <= UINT32_MAX;
     const uint8_t *tp = NULL;
     if (cacheable) tp = tr.count ? rt_fetch_run(&c->fetch, start, 4, bytes) : (const uint8_t *)"";
-    rt_tri_src src = {tp, &c->fetch, base, k->e};
-    if (ok)
+    if (ok && tp) { /* as a cached leaf is tested, with the ray's prepared lr */
+        rt_leaf_mem(lr, tp, tr.first, tr.count, best);
+    } else if (ok) {
+        rt_tri_src src = {NULL, &c->fetch, base, k->e};
         ok = fetched(
             c, rt_leaf_closest(&src, tr.first, tr.count, p, k->cull, k->eps, k->any, best, &done));
+    }
     c->fetch.inv_miss |= inv;
     if (!ok || !tp || !slot_claim(nc, &nc->leaf[li].gen)) return ok;
     leaf_ent *fill = &nc->leaf[li];
@@ -1385,14 +1388,18 @@ static uint32_t split_run(split_job *sj, job_ctx *c, queue *rq, queue *hq, queue
         spin_pause(&spins);
     }
     atomic_store(&sj->stop, true);
-    while (atomic_load_explicit(&sj->tracing, memory_order_acquire))
-        spin_pause(&spins);
-    /* After a tracer declined: the blocks completed before it, in order. */
-    while (!*ended && b < sj->b1 && block_ready(sj, b)) {
-        if (!append_block(sj, &tr, c, rq, hq, mq, b, &j))
-            *ended = true;
-        else
+    if (!*ended && b < sj->b1) {
+        /* A tracer declined: once no thread traces, the blocks completed before it, in
+         * order. */
+        while (atomic_load_explicit(&sj->tracing, memory_order_acquire))
+            spin_pause(&spins);
+        while (b < sj->b1 && block_ready(sj, b)) {
+            if (!append_block(sj, &tr, c, rq, hq, mq, b, &j)) {
+                *ended = true;
+                break;
+            }
             b++;
+        }
     }
     atomic_store_explicit(&sj->placing_done, true, memory_order_release);
     kept_flush(sj, &tr, true);

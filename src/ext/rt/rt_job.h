@@ -181,10 +181,11 @@ void rt_job_run(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m, r
  *     the job itself (queue entries, TAIL, HEAD) that overlaps the cached address range
  *     empties it as well;
  *   - with threads > 1 the rays are traced in parallel (reads only, through
- *     rt_job_mem.map), then the results are appended in ray order by one thread exactly
- *     as a single thread would; if a traced ray read memory the job writes, or touched
- *     memory without a map, the parallel results are dropped and the job runs on one
- *     thread. */
+ *     rt_job_mem.map), then the results are appended in ray order, leaving the
+ *     memory and result a single thread would (over plain memory, the thread that traced
+ *     a block may write its entries: rt_job.c "split jobs"); if a traced ray read memory
+ *     the job writes, or touched memory without a map, the parallel results are dropped
+ *     and the job runs on one thread. */
 typedef struct rt_job_engine rt_job_engine;
 /* NULL when the host is out of memory. */
 rt_job_engine *rt_job_engine_new(unsigned threads);

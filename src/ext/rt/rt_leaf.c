@@ -5,6 +5,7 @@
 
 /* Takes triangle prim's hit into *best by the rule of rt_leaf.h (nearer, or as near with a
  * lower index); false when an any-hit search stops at it. */
+/* REQ: RT-064 RT-065 */
 static bool take(rt_tri_hit *best, uint32_t prim, float t, float u, float v, bool any)
 {
     if (best->hit && !(t < best->t || (t == best->t && prim < best->prim))) return true;
@@ -163,6 +164,7 @@ void rt_leaf_ray_init(const rt_ray_pre *p, bool cull_back, unsigned eps_code, bo
 
 /* rt_tri_test_pre of triangle prim (tri) and, on a hit, take; false when an any-hit search
  * stops at it. */
+/* REQ: RT-064 RT-065 */
 static bool test_take(const rt_ray_pre *p, const float tri[3][3], bool cull_back, unsigned eps_code,
                       bool any, uint32_t prim, rt_tri_hit *best)
 {
@@ -192,6 +194,7 @@ static bool leaf_none(const rt_leaf_ray *lr, const uint8_t *mem, uint32_t first,
     return true;
 }
 
+/* REQ: RT-065 */
 void rt_leaf_ray_x4(rt_leaf_ray *lr, bool x4)
 {
     lr->mem = leaf_scalar;
