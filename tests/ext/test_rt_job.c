@@ -41,8 +41,10 @@ typedef struct {
     uint8_t ram[RAM_SIZE];
     unsigned loads, stores;
     unsigned ray_loads; /* loads of the ray buffer (RAYS, 8 slots of up to 32 bytes) */
-    atomic_uint maps;   /* map calls: reads through the mapped read path (atomic: a split
-                           job's threads call map at once) */
+    uint64_t watch_lo, watch_hi;
+    unsigned watch_loads; /* loads in [watch_lo, watch_hi) */
+    atomic_uint maps;     /* map calls: reads through the mapped read path (atomic: a split
+                             job's threads call map at once) */
 } fake;
 
 static fake F;
@@ -62,6 +64,7 @@ static bool f_load(void *ctx, uint64_t a, unsigned n, uint64_t *v)
     *v = x;
     f->loads++;
     if (a >= RAYS && a < RAYS + 8 * 32) f->ray_loads++;
+    if (a >= f->watch_lo && a < f->watch_hi) f->watch_loads++;
     return true;
 }
 
@@ -978,6 +981,38 @@ static void test_node8(void **st)
     }
 }
 
+/* Node8 tiles from the cache (RT_OPT_NODE8): a root Node8 with node N (a Node8, box z 3)
+ * and leaf A (box z 5) in its first tile, N with leaf B in its first tile. Ray 0, at (1, 2)
+ * from z 0, reads the root and N and hits B at t 3; ray 1, from z 4, finds both tiles of
+ * the root in the cache, leaves N (behind it) and hits A at t 1. REQ: RT-038 RT-033 */
+static void test_node8_cached(void **st)
+{
+    (void)st;
+    setup(8);
+    child root[2] = {{{0, 0, 3}, {4, 4, 3}, 0x10, 1}, {{0, 0, 5}, {4, 4, 5}, 0x20, 2}};
+    node4(BVH8, root, 2);
+    node4(BVH8 + 64, NULL, 0);
+    child n[1] = {{{0, 0, 3}, {4, 4, 3}, 0x21, 2}};
+    node4(BVH8 + 0x100, n, 1);
+    node4(BVH8 + 0x140, NULL, 0);
+    trirange(BVH8 + 0x200, 0, 1, TRIS); /* A */
+    trirange(BVH8 + 0x210, 1, 1, TRIS); /* B */
+    ray32(0, 1, 2, 0, 1, 0, 100);
+    ray32(1, 1, 2, 4, 1, 0, 100);
+    w(QRAY + 4, 4, 2);
+    rt_job_desc jd;
+    desc(&jd, RT_OPT_NODE8);
+    jd.bvh_base = BVH8;
+    for (unsigned mapped = 0; mapped < 2; mapped++) {
+        w(QRAY, 4, 0);
+        w(QHIT + 4, 4, 0);
+        rt_job_result res = run_ok(&jd, CAP_T_FP32, mapped ? &MEM_MAPPED : &MEM);
+        assert_int_equal(res.hits, 2);
+        check_hit(0, 0, 1, f32(3.0f), f32(0.5f), f32(0.25f));
+        check_hit(1, 1, 0, f32(1.0f), f32(0.25f), f32(0.5f));
+    }
+}
+
 /* A ray whose tmin or tmax is NaN misses: no box and no triangle accepts a NaN range
  * (rt.bbox's rule, errata Q-73). The ray at (1, 2) along +z, which hits B with [0, 100],
  * with tmin NaN, tmax NaN, or both, through plain loads and through the map. REQ: RT-056 */
@@ -1176,6 +1211,42 @@ static void test_svmem_fetches(void **st)
             assert_int_equal(res.hits, 0);
         }
     }
+}
+
+/* A node tile fetched after an earlier read of the job was zero-filled (SVMEM OOB-zero:
+ * INV_MISS stays set for the rest of the job) is kept in the cache all the same: only a
+ * tile that itself read as zero is not. Ray 0 (from z 4) reaches leaf A, whose triangle
+ * lies in the hole (read as zero: INV_MISS, a miss); rays 1 and 2 (from z 0) go through
+ * node N1 to B. N1's tile is read by ray 1 only: a job of rays 0 and 1 and a job of rays
+ * 0, 1 and 2 load it alike. REQ: RT-038 RT-102 */
+static void test_node_kept_after_zero_fill(void **st)
+{
+    (void)st;
+    unsigned n1_loads[2];
+    for (unsigned k = 0; k < 2; k++) {
+        setup(8);
+        scene_two_levels();
+        trirange(TR_A, 0, 1, HOLE);
+        ray32(0, 1, 2, 4, 1, 0, 100);
+        ray32(1, 1, 2, 0, 1, 0, 100);
+        ray32(2, 1, 2, 0, 1, 0, 100);
+        w(QRAY + 4, 4, 2 + k);
+        rt_job_desc jd;
+        desc(&jd, 0);
+        cap_snap s;
+        snap_svm(&s, CAP_T_FP32, 0, 0x3); /* BOUND_CHECK + ALLOW_OOB_ZERO */
+        F.watch_lo = N1;
+        F.watch_hi = N1 + 64;
+        rt_job_result res;
+        rt_job_run(&jd, &s, &MEM, &res);
+        n1_loads[k] = F.watch_loads;
+        assert_int_equal(res.status, RT_JOB_OK);
+        assert_int_equal(res.events & 1, 1); /* INV_MISS */
+        assert_int_equal(res.hits, 1 + k);
+        assert_int_equal(res.misses, 1);
+    }
+    assert_true(n1_loads[0] > 0);
+    assert_int_equal(n1_loads[1], n1_loads[0]);
 }
 
 /* Fault-only-first (P-320) turns a memory fault of lane j > 0 into a stop, misaligned
@@ -2252,6 +2323,7 @@ int main(void)
         cmocka_unit_test(test_faults),
         cmocka_unit_test(test_tri_index_wrap),
         cmocka_unit_test(test_node8),
+        cmocka_unit_test(test_node8_cached),
         cmocka_unit_test(test_engine_caches),
         cmocka_unit_test(test_cache_span_end),
         cmocka_unit_test(test_split_ring_frees),
@@ -2267,6 +2339,7 @@ int main(void)
         cmocka_unit_test(test_unsup_fmt),
         cmocka_unit_test(test_predicated),
         cmocka_unit_test(test_svmem_fetches),
+        cmocka_unit_test(test_node_kept_after_zero_fill),
         cmocka_unit_test(test_absent_xmem_feature),
         cmocka_unit_test(test_split_engine_rules),
         cmocka_unit_test(test_split_matches_one_thread),
