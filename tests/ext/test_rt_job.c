@@ -953,6 +953,32 @@ static void test_job_charge(void **st)
     }
 }
 
+/* The charge of a node entered after a hit: its children are tested against the closest
+ * hit so far. Root { N1 (box z 3, leaf B), N2 (box z 3..5, leaf A at z 5) }: the ray at
+ * (1, 2) visits the root, N1 (the tie goes to child 0) and leaf B (1 triangle, the hit at
+ * t 3), then pops N2, whose box still starts at 3 and is entered; leaf A (t 5, beyond the
+ * hit) is neither visited nor tested: 5 units. */
+#define N2 0x10340u /* index 0x34 */
+static void test_charge_after_hit(void **st)
+{
+    (void)st;
+    setup(8);
+    scene_two_levels();
+    child root[2] = {{{0, 0, 3}, {4, 4, 3}, 4, 1}, {{0, 0, 3}, {4, 4, 5}, (N2 - BVH) / 16, 1}};
+    node4(BVH, root, 2);
+    child n2[1] = {{{0, 0, 5}, {4, 4, 5}, 8, 2}};
+    node4(N2, n2, 1);
+    one_ray();
+    rt_job_desc jd;
+    desc(&jd, 0);
+    charged_units = 0;
+    charge_limit = UINT64_MAX;
+    rt_job_result res = run_job(&jd, CAP_T_FP32, &MEM_CHARGED);
+    assert_int_equal(res.status, RT_JOB_OK);
+    assert_int_equal(charged_units, 5);
+    check_hit(0, 0, 1, f32(3.0f), f32(0.5f), f32(0.25f));
+}
+
 /* REQ: RT-038. NODE8: the root is two tiles; the only child is child 4 (slot 0 of
  * the second tile), a leaf with B. Without NODE8 only the first (empty) tile is read:
  * a miss. */
@@ -2351,6 +2377,7 @@ int main(void)
         cmocka_unit_test(test_split_ring_wrap),
         cmocka_unit_test(test_split_direct),
         cmocka_unit_test(test_job_charge),
+        cmocka_unit_test(test_charge_after_hit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
