@@ -617,7 +617,8 @@ static void test_tri_buf(void **st)
 }
 
 /* REQ: RT-043 RT-044. Queues wrap: rays in slots 3 and 0 of a 4-entry ring, hits written
- * at slots 2, 3 and 0 of the hit ring, TAILs and HEAD wrap modulo CAP (Q-70). */
+ * at slots 2, 3 and 0 of the hit ring, TAILs and HEAD wrap modulo CAP (Q-70). A job whose
+ * last ray is in the ring's last slot leaves HEAD at 0. */
 static void test_wraparound(void **st)
 {
     (void)st;
@@ -633,6 +634,15 @@ static void test_wraparound(void **st)
     check_hit(3, 0, 0, f32(1.0f), f32(0.25f), f32(0.5f));
     assert_int_equal(r(QHIT + 4, 4), 0); /* (2 + 2) mod 4 */
     assert_int_equal(r(QRAY, 4), 1);     /* HEAD = TAIL */
+
+    setup(4);
+    scene_two_levels();
+    queue(QRAY, 3, 0, 4, RAYS);
+    ray32(3, 1, 2, 0, 1, 0, 100);
+    res = run_rays_ok(0, 0);
+    assert_int_equal(res.rays, 1);
+    check_hit(0, 3, 1, f32(3.0f), f32(0.5f), f32(0.25f));
+    assert_int_equal(r(QRAY, 4), 0); /* (3 + 1) mod 4 */
 }
 
 /* Errata Q-70/Q-81. A full hit queue ends the job (job fault) at the ray that does not
@@ -1660,20 +1670,20 @@ static void test_split_ring_wrap(void **st)
  * missing, each run on one thread and on two with map_w (tracers keep blocks) and without
  * it (every block through the ring), must write the same bytes and report the same result
  * (errata P-341). Cases: 0 the queues wrap (hit TAIL starts 7 slots before the end of its
- * array); 1 the hit queue fills (at its 100th hit), 2 the miss queue fills (at its 200th
- * miss), both in mid-block; 3 ray 300 hits at t = 3 / 2^-15, which overflows binary16, with
- * OF enabled: the job ends there (FP_EXC); 4 ray 400 reaches a node at a misaligned
- * address; 5 the last miss entry lands on the ray queue's HEAD (queue descriptors at DJ_Q:
- * one thread stores HEAD after it, so no block may be kept); 6 ray 350 reaches node N2, which the
- * hit queue's entry 10 overwrites (the tracer declines, the caller goes on alone from there); 7 as
- * 3 with OF not enabled (the flags of the blocks placed are reported); 8 the hit queue fills at the
- * last hit of block 5 (its hits are one more than the room left). Cases 9 and 10 hold the
- * thread that traces ray 0 at the node ray 0 reaches (root child 2) until the other thread
- * has reached the node of ray 576 (block 18) or 1 s has passed: the other thread keeps 16
- * blocks and traces two more through the ring before block 0 is done. In case 9 that node
- * is N1's copy and the job completes; in case 10 it lies in the hole: ray 0 faults (the
- * tracer declines, the caller goes on alone and ends the job at ray 0), and none of the
- * blocks kept is written. REQ: RT-043 RT-044 RT-082 RT-088 */
+ * array; the rays fill ray slots 1 to 640 of 641, so HEAD ends at 0); 1 the hit queue fills (at its
+ * 100th hit), 2 the miss queue fills (at its 200th miss), both in mid-block; 3 ray 300 hits at t =
+ * 3 / 2^-15, which overflows binary16, with OF enabled: the job ends there (FP_EXC); 4 ray 400
+ * reaches a node at a misaligned address; 5 the last miss entry lands on the ray queue's HEAD
+ * (queue descriptors at DJ_Q: one thread stores HEAD after it, so no block may be kept); 6 ray 350
+ * reaches node N2, which the hit queue's entry 10 overwrites (the tracer declines, the caller goes
+ * on alone from there); 7 as 3 with OF not enabled (the flags of the blocks placed are reported); 8
+ * the hit queue fills at the last hit of block 5 (its hits are one more than the room left). Cases
+ * 9 and 10 hold the thread that traces ray 0 at the node ray 0 reaches (root child 2) until the
+ * other thread has reached the node of ray 576 (block 18) or 1 s has passed: the other thread keeps
+ * 16 blocks and traces two more through the ring before block 0 is done. In case 9 that node is
+ * N1's copy and the job completes; in case 10 it lies in the hole: ray 0 faults (the tracer
+ * declines, the caller goes on alone and ends the job at ray 0), and none of the blocks kept is
+ * written. REQ: RT-043 RT-044 RT-082 RT-088 */
 #define DJ_N    640u
 #define DJ_RAYS 0x12000u
 #define DJ_HITS 0x15000u
@@ -1708,7 +1718,7 @@ static void direct_job(unsigned c, rt_job_desc *jd, cap_snap *s)
     node4(DJ_N3, n1, 1);
     trirange(TR_A, 0, 1, TRIS);
     trirange(TR_B, 1, 1, TRIS);
-    uint32_t block5_hits = 0, misses = 0;
+    uint32_t block5_hits = 0, misses = 0, rhead = c == 0 ? 1 : 0;
     for (uint32_t i = 0; i < DJ_N; i++) {
         bool far = (c == 4 && i == 400) || (c == 6 && i == 350) || (held && i == 0);
         bool big = (c == 3 || c == 7) && i == 300;
@@ -1716,8 +1726,9 @@ static void direct_job(unsigned c, rt_job_desc *jd, cap_snap *s)
         float y = x == 1.0f ? 2.0f : x;
         uint16_t v[8] = {
             h16(x), h16(y), 0, 0, 0, big ? H16_2M15 : h16(1.0f), 0, big ? H16_INF : h16(100.0f)};
+        uint32_t slot = (rhead + i) % (DJ_N + 1);
         for (unsigned k = 0; k < 8; k++)
-            w(DJ_RAYS + 16 * i + 2 * k, 2, v[k]);
+            w(DJ_RAYS + 16 * slot + 2 * k, 2, v[k]);
         block5_hits += i < 6 * 32 && !big_masked(i) && dj_hit(i);
         misses += !big_masked(i) && !dj_hit(i);
     }
@@ -1725,7 +1736,7 @@ static void direct_job(unsigned c, rt_job_desc *jd, cap_snap *s)
     uint32_t hcap = c == 1 ? 100 : c == 8 ? block5_hits : DJ_N + 1;
     uint32_t mcap = c == 2 ? 200 : DJ_N + 1;
     uint64_t q = c == 5 ? DJ_Q : QRAY;
-    queue(q, 0, DJ_N, DJ_N + 1, DJ_RAYS);
+    queue(q, rhead, (rhead + DJ_N) % (DJ_N + 1), DJ_N + 1, DJ_RAYS);
     queue(q + 32, c == 0 ? hcap - 7 : 0, c == 0 ? hcap - 7 : 0, hcap, hits);
     queue(q + 64, c == 0 ? 3 : 0, c == 0 ? 3 : 0, mcap,
           c == 5 ? DJ_Q - 4u * (misses - 1) : DJ_MISS);
@@ -1792,6 +1803,7 @@ static void test_split_direct(void **st)
         if (want_rays[c] != MID ? one.rays != want_rays[c]
                                 : one.rays < 5 * 32 || one.rays % 32 == 0)
             fail_msg("case %u: the job ended at ray %u", c, (unsigned)one.rays);
+        if (c == 0 && r(QRAY, 4) != 0) fail_msg("case 0: HEAD %u", (unsigned)r(QRAY, 4));
         for (unsigned kept = 0; kept < 2; kept++) {
             direct_job(c, &jd, &s);
             DJ.node = c == 10 ? HOLE : DJ_N2;
