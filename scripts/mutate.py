@@ -159,13 +159,21 @@ def strip_comments(lines):
 
 
 FUNC_HEAD = re.compile(r"^[A-Za-z_][\w \*]*?\b([A-Za-z_]\w*)\s*\(")
+# GCC attributes before or inside a function's head (`__attribute__((always_inline)) static
+# inline bool`): not the function's name, so they are taken out before FUNC_HEAD looks.
+ATTRIBUTE = re.compile(r"__attribute__\s*\(\((?:[^()]|\([^()]*\))*\)\)\s*")
+NAME_HEAD = re.compile(r"^([A-Za-z_]\w*)\s*\(")
+TYPE_LINE = re.compile(r"[A-Za-z_][\w \*]*")
 
 
 def functions(lines, code):
     """[(name, first_body_line, last_line, ids_from_comment_above)] (0-based)."""
     res, i, last_end = [], 0, -1
     while i < len(lines):
-        m = FUNC_HEAD.match(code[i])
+        head = ATTRIBUTE.sub("", code[i])
+        m = FUNC_HEAD.match(head)
+        if not m and i > 0 and TYPE_LINE.fullmatch(ATTRIBUTE.sub("", code[i - 1]).strip()):
+            m = NAME_HEAD.match(head)  # the type on the line above (GNU style)
         if m and not code[i].rstrip().endswith(";") and not code[i].startswith(("typedef", "#")):
             # header may span lines until a line that is exactly "{"
             j = i
