@@ -1670,7 +1670,8 @@ static void test_split_ring_wrap(void **st)
  * missing, each run on one thread and on two with map_w (tracers keep blocks) and without
  * it (every block through the ring), must write the same bytes and report the same result
  * (errata P-341). Cases: 0 the queues wrap (hit TAIL starts 7 slots before the end of its
- * array; the rays fill ray slots 1 to 640 of 641, so HEAD ends at 0); 1 the hit queue fills (at its
+ * array, miss TAIL 5 slots before the end of its; the rays fill ray slots 1 to 640 of 641,
+ * so HEAD ends at 0); 1 the hit queue fills (at its
  * 100th hit), 2 the miss queue fills (at its 200th miss), both in mid-block; 3 ray 300 hits at t =
  * 3 / 2^-15, which overflows binary16, with OF enabled: the job ends there (FP_EXC); 4 ray 400
  * reaches a node at a misaligned address; 5 the last miss entry lands on the ray queue's HEAD
@@ -1683,7 +1684,8 @@ static void test_split_ring_wrap(void **st)
  * 16 blocks and traces two more through the ring before block 0 is done. In case 9 that node is
  * N1's copy and the job completes; in case 10 it lies in the hole: ray 0 faults (the tracer
  * declines, the caller goes on alone and ends the job at ray 0), and none of the blocks kept is
- * written. REQ: RT-043 RT-044 RT-082 RT-088 */
+ * written. Case 11: the hit queue fills at its 5th hit, in block 0 (a kept block that must go
+ * to the ring). REQ: RT-043 RT-044 RT-082 RT-088 */
 #define DJ_N    640u
 #define DJ_RAYS 0x12000u
 #define DJ_HITS 0x15000u
@@ -1733,12 +1735,12 @@ static void direct_job(unsigned c, rt_job_desc *jd, cap_snap *s)
         misses += !big_masked(i) && !dj_hit(i);
     }
     uint64_t hits = c == 6 ? DJ_N2 - 24u * 10 : DJ_HITS;
-    uint32_t hcap = c == 1 ? 100 : c == 8 ? block5_hits : DJ_N + 1;
+    uint32_t hcap = c == 1 ? 100 : c == 8 ? block5_hits : c == 11 ? 5 : DJ_N + 1;
     uint32_t mcap = c == 2 ? 200 : DJ_N + 1;
     uint64_t q = c == 5 ? DJ_Q : QRAY;
     queue(q, rhead, (rhead + DJ_N) % (DJ_N + 1), DJ_N + 1, DJ_RAYS);
     queue(q + 32, c == 0 ? hcap - 7 : 0, c == 0 ? hcap - 7 : 0, hcap, hits);
-    queue(q + 64, c == 0 ? 3 : 0, c == 0 ? 3 : 0, mcap,
+    queue(q + 64, c == 0 ? mcap - 5 : 0, c == 0 ? mcap - 5 : 0, mcap,
           c == 5 ? DJ_Q - 4u * (misses - 1) : DJ_MISS);
     desc(jd, 0);
     jd->rayq = q;
@@ -1783,17 +1785,21 @@ static void test_split_direct(void **st)
     const rt_job_mem direct = {&F, f_load, f_store, f_map, NULL, f_map_w};
     const rt_job_mem held[2] = {{&F, f_load, f_store, held_map, NULL, NULL},
                                 {&F, f_load, f_store, held_map, NULL, f_map_w}};
-    static const rt_job_status want[11] = {RT_JOB_OK,     RT_JOB_QUEUE_FULL, RT_JOB_QUEUE_FULL,
+    static const rt_job_status want[12] = {RT_JOB_OK,     RT_JOB_QUEUE_FULL, RT_JOB_QUEUE_FULL,
                                            RT_JOB_FP_EXC, RT_JOB_MISALIGNED, RT_JOB_OK,
                                            RT_JOB_OK,     RT_JOB_OK,         RT_JOB_QUEUE_FULL,
-                                           RT_JOB_OK,     RT_JOB_MEM_FAULT};
+                                           RT_JOB_OK,     RT_JOB_MEM_FAULT,  RT_JOB_QUEUE_FULL};
     /* the rays completed (MID: in mid-block, after block 4) */
     const uint32_t MID = UINT32_MAX;
-    uint32_t last5 = 0; /* block 5's last hit */
+    uint32_t last5 = 0, hit5 = 0, nhit = 0; /* block 5's last hit, the 5th hit */
     for (uint32_t i = 0; i < 6 * 32; i++)
-        if (!big_masked(i) && dj_hit(i)) last5 = i;
-    const uint32_t want_rays[11] = {DJ_N, MID, MID, 300, 400, DJ_N, DJ_N, DJ_N, last5, DJ_N, 0};
-    for (unsigned c = 0; c < 11; c++) {
+        if (!big_masked(i) && dj_hit(i)) {
+            last5 = i;
+            if (++nhit == 5) hit5 = i;
+        }
+    const uint32_t want_rays[12] = {DJ_N, MID,  MID,   300,  400, DJ_N,
+                                    DJ_N, DJ_N, last5, DJ_N, 0,   hit5};
+    for (unsigned c = 0; c < 12; c++) {
         rt_job_desc jd;
         cap_snap s;
         direct_job(c, &jd, &s);
@@ -1804,7 +1810,7 @@ static void test_split_direct(void **st)
                                 : one.rays < 5 * 32 || one.rays % 32 == 0)
             fail_msg("case %u: the job ended at ray %u", c, (unsigned)one.rays);
         if (c == 0 && r(QRAY, 4) != 0) fail_msg("case 0: HEAD %u", (unsigned)r(QRAY, 4));
-        for (unsigned kept = 0; kept < 2; kept++) {
+        for (unsigned kept = 2; kept-- > 0;) { /* direct first: its ring is not the last job's */
             direct_job(c, &jd, &s);
             DJ.node = c == 10 ? HOLE : DJ_N2;
             DJ.ahead = false;

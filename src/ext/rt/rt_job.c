@@ -1333,9 +1333,8 @@ static bool append_block(split_job *sj, tracer *tr, job_ctx *c, queue *rq, queue
         /* A queue fills up inside the block: its rays one by one, from the ring. */
         atomic_store_explicit(&bs->placed, TO_RING(b), memory_order_release);
         unsigned spins = 0;
-        for (;;) {
-            kept_flush(sj, tr, false);
-            if (atomic_load_explicit(&bs->in_ring, memory_order_acquire) == b + 1) break;
+        while (atomic_load_explicit(&bs->in_ring, memory_order_acquire) != b + 1) {
+            kept_flush(sj, tr, false); /* the block may be this thread's */
             spin_pause(&spins);
         }
     }
