@@ -1685,7 +1685,9 @@ static void test_split_ring_wrap(void **st)
  * N1's copy and the job completes; in case 10 it lies in the hole: ray 0 faults (the tracer
  * declines, the caller goes on alone and ends the job at ray 0), and none of the blocks kept is
  * written. Case 11: the hit queue fills at its 5th hit, in block 0 (a kept block that must go
- * to the ring). REQ: RT-043 RT-044 RT-082 RT-088 */
+ * to the ring). Case 12: rays 32 to 63 (block 1, no lane off) all reach the misaligned node,
+ * so the job ends at ray 32. Case 13: the rays start at ray slot 625 of 641, so the ray
+ * ring wraps inside block 0. REQ: RT-043 RT-044 RT-082 RT-088 */
 #define DJ_N    640u
 #define DJ_RAYS 0x12000u
 #define DJ_HITS 0x15000u
@@ -1708,21 +1710,22 @@ static void direct_job(unsigned c, rt_job_desc *jd, cap_snap *s)
     bool held = c == 9 || c == 10;
     /* root { A, N1, child 2 at (4, 4)-(5, 5): N2, a misaligned node or the held node;
      * child 3 at (2, 2)-(3, 3): N1's copy at DJ_N3 } */
-    uint32_t c2 = c == 4 ? 0x801u : c == 10 ? (HOLE - BVH) / 16 : (DJ_N2 - BVH) / 16;
+    uint32_t c2 = c == 4 || c == 12 ? 0x801u : c == 10 ? (HOLE - BVH) / 16 : (DJ_N2 - BVH) / 16;
     child root[4] = {{{0, 0, 5}, {4, 4, 5}, 8, 2},
                      {{0, 0, 3}, {4, 4, 3}, 4, 1},
                      {{4, 4, 3}, {5, 5, 3}, c2, 1},
                      {{2, 2, 3}, {3, 3, 3}, (DJ_N3 - BVH) / 16, 1}};
-    node4(BVH, root, held ? 4 : c == 4 || c == 6 ? 3 : 2);
+    node4(BVH, root, held ? 4 : c == 4 || c == 6 || c == 12 ? 3 : 2);
     child n1[1] = {{{0, 0, 3}, {4, 4, 3}, 9, 2}};
     node4(N1, n1, 1);
     node4(DJ_N2, n1, 1);
     node4(DJ_N3, n1, 1);
     trirange(TR_A, 0, 1, TRIS);
     trirange(TR_B, 1, 1, TRIS);
-    uint32_t block5_hits = 0, misses = 0, rhead = c == 0 ? 1 : 0;
+    uint32_t block5_hits = 0, misses = 0, rhead = c == 0 ? 1 : c == 13 ? 625 : 0;
     for (uint32_t i = 0; i < DJ_N; i++) {
-        bool far = (c == 4 && i == 400) || (c == 6 && i == 350) || (held && i == 0);
+        bool far = (c == 4 && i == 400) || (c == 6 && i == 350) || (held && i == 0) ||
+                   (c == 12 && i >= 32 && i < 64);
         bool big = (c == 3 || c == 7) && i == 300;
         float x = far ? 5.0f : held && i == DJ_HELD ? 3.0f : dj_hit(i) ? 1.0f : 100.0f;
         float y = x == 1.0f ? 2.0f : x;
@@ -1785,10 +1788,11 @@ static void test_split_direct(void **st)
     const rt_job_mem direct = {&F, f_load, f_store, f_map, NULL, f_map_w};
     const rt_job_mem held[2] = {{&F, f_load, f_store, held_map, NULL, NULL},
                                 {&F, f_load, f_store, held_map, NULL, f_map_w}};
-    static const rt_job_status want[12] = {RT_JOB_OK,     RT_JOB_QUEUE_FULL, RT_JOB_QUEUE_FULL,
-                                           RT_JOB_FP_EXC, RT_JOB_MISALIGNED, RT_JOB_OK,
-                                           RT_JOB_OK,     RT_JOB_OK,         RT_JOB_QUEUE_FULL,
-                                           RT_JOB_OK,     RT_JOB_MEM_FAULT,  RT_JOB_QUEUE_FULL};
+    static const rt_job_status want[14] = {RT_JOB_OK,         RT_JOB_QUEUE_FULL, RT_JOB_QUEUE_FULL,
+                                           RT_JOB_FP_EXC,     RT_JOB_MISALIGNED, RT_JOB_OK,
+                                           RT_JOB_OK,         RT_JOB_OK,         RT_JOB_QUEUE_FULL,
+                                           RT_JOB_OK,         RT_JOB_MEM_FAULT,  RT_JOB_QUEUE_FULL,
+                                           RT_JOB_MISALIGNED, RT_JOB_OK};
     /* the rays completed (MID: in mid-block, after block 4) */
     const uint32_t MID = UINT32_MAX;
     uint32_t last5 = 0, hit5 = 0, nhit = 0; /* block 5's last hit, the 5th hit */
@@ -1797,9 +1801,9 @@ static void test_split_direct(void **st)
             last5 = i;
             if (++nhit == 5) hit5 = i;
         }
-    const uint32_t want_rays[12] = {DJ_N, MID,  MID,   300,  400, DJ_N,
-                                    DJ_N, DJ_N, last5, DJ_N, 0,   hit5};
-    for (unsigned c = 0; c < 12; c++) {
+    const uint32_t want_rays[14] = {DJ_N, MID,   MID,  300, 400,  DJ_N, DJ_N,
+                                    DJ_N, last5, DJ_N, 0,   hit5, 32,   DJ_N};
+    for (unsigned c = 0; c < 14; c++) {
         rt_job_desc jd;
         cap_snap s;
         direct_job(c, &jd, &s);
