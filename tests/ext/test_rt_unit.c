@@ -307,6 +307,26 @@ static void test_csrs(void **state)
     down(&r);
 }
 
+/* T_CLAMP leaves a TNEAR equal to tmin as it is, zero's sign included: the ray from
+ * x = 5 going -x starts on child 3's hi plane (x = 5), so its slab entry is
+ * (5 - 5) * (1 / -1) = -0 under RNE, nearest of the four; with tmin +0 the clamp must
+ * report -0 (0x80000000), not tmin's +0. REQ: RT-055 RT-056 */
+static void test_bbox_clamp_zero_sign(void **state)
+{
+    (void)state;
+    rig r;
+    up_bbox(&r, MODE_FP32);
+    bbox_ray32(&r);
+    ray32(&r, RAY, 5, 0.5f, 0.5f, -1, 0, 0, 0, 100);
+    for (unsigned clamp = 0; clamp < 2; clamp++) {
+        assert_int_equal(exec1(&r, RT_BBOX(A1, A0, clamp ? F_CLAMP : 0)), 0);
+        assert_int_equal(r.h->x[A1] & 0xF, 0xF);        /* all four children hit */
+        assert_int_equal((r.h->x[A1] >> 8) & 7, 3);     /* child 3 nearest */
+        assert_int_equal(r.h->x[A1] >> 32, 0x80000000); /* TNEAR -0 */
+    }
+    down(&r);
+}
+
 /* rt.bbox with FP32 records: hit mask, near-to-far order, TNEAR; T_CLAMP; tmax; a miss
  * gives rd = 0; the counter BBOX_ISSUED. REQ: RT-049 RT-050 RT-055 RT-056 RT-033 RT-035
  * REQ: RT-015 RT-079 RT-009 */
@@ -1712,6 +1732,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csrs),
         cmocka_unit_test(test_bbox_fp32),
+        cmocka_unit_test(test_bbox_clamp_zero_sign),
         cmocka_unit_test(test_bbox_fp16),
         cmocka_unit_test(test_bbox_trap),
         cmocka_unit_test(test_tri),
