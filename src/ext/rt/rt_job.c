@@ -252,23 +252,21 @@ static bool spend(job_ctx *c, uint64_t units)
     return true;
 }
 
-/* n bytes at a (already alignment-checked) in 8/4/2/1-byte loads. */
+/* n bytes at a (8-byte aligned, n a multiple of 8: a queue descriptor) as 8-byte loads, so
+ * that a word which is only partly accessible faults at its own address. */
 /* REQ: RT-088 RT-097 */
-static bool load_bytes(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
+static bool load_words(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
 {
-    unsigned i = 0;
-    while (i < n) {
-        unsigned sz = n - i >= 8 ? 8 : n - i >= 4 ? 4 : n - i >= 2 ? 2 : 1;
+    for (unsigned i = 0; i < n; i += 8) {
         uint64_t v;
-        if (!c->m->load(c->m->ctx, a + i, sz, &v)) return fault(c, RT_JOB_MEM_FAULT, a + i);
-        rt_le_put(buf + i, sz, v);
-        i += sz;
+        if (!c->m->load(c->m->ctx, a + i, 8, &v)) return fault(c, RT_JOB_MEM_FAULT, a + i);
+        rt_le_put(buf + i, 8, v);
     }
     return true;
 }
 
 /* Queue descriptors: ordinary reads (the records go through rt_fetch), n bytes at a
- * (already alignment-checked). */
+ * (8-byte aligned, n a multiple of 8). */
 static bool read_plain(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
 {
     const uint8_t *p = c->m->map ? c->m->map(c->m->ctx, a, n) : NULL;
@@ -276,7 +274,7 @@ static bool read_plain(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
         memcpy(buf, p, n);
         return true;
     }
-    return load_bytes(c, a, n, buf);
+    return load_words(c, a, n, buf);
 }
 
 /* The one write path (queue entries, TAIL, HEAD): n bytes at a, written at host (the
