@@ -29,6 +29,7 @@
 #include "cap_profile.h"
 #include "heap_in_use.h"
 #include "rt_job.h"
+#include "rt_result_eq.h"
 #include "xphmg_csr.h"
 
 /* ---- fake memory: RAM_SIZE bytes at RAM_BASE, everything else faults ---- */
@@ -1632,11 +1633,7 @@ static void test_split_rays_overwritten(void **st)
     }
     assert_int_equal(res[0].status, RT_JOB_OK);
     assert_true(res[0].misses > 0); /* the overwritten rays did change */
-    assert_int_equal(res[1].status, res[0].status);
-    assert_int_equal(res[1].hits, res[0].hits);
-    assert_int_equal(res[1].misses, res[0].misses);
-    assert_int_equal(res[1].flags, res[0].flags);
-    assert_int_equal(res[1].events, res[0].events);
+    assert_rt_result_equal(&res[1], &res[0]);
     assert_memory_equal(F.ram, ram1, RAM_SIZE);
 }
 
@@ -1854,14 +1851,7 @@ static void test_split_direct(void **st)
                                                : kept ? &direct
                                                       : &MEM_MAPPED);
             if (hold && !DJ.ahead) fail_msg("case %u: no thread reached ray %u", c, DJ_HELD);
-            assert_int_equal(two.status, one.status);
-            assert_int_equal(two.fault_addr, one.fault_addr);
-            assert_int_equal(two.rays, one.rays);
-            assert_int_equal(two.hits, one.hits);
-            assert_int_equal(two.misses, one.misses);
-            assert_int_equal(two.flags, one.flags);
-            assert_int_equal(two.events, one.events);
-            assert_int_equal(two.svfaulti, one.svfaulti);
+            assert_rt_result_equal(&two, &one);
             for (uint32_t a = 0; a < RAM_SIZE; a++)
                 if (F.ram[a] != ram1[a])
                     fail_msg("case %u (%s): byte 0x%x is 0x%02x on two threads, 0x%02x on one", c,
