@@ -429,10 +429,10 @@ typedef struct {
     bool cull, any, node8;
     unsigned eps;
     uint64_t bvh, tri_buf;
-    /* The ray queue's records [rays_base, rays_end) read in place (rays_in_place), or
-     * rays NULL: fetched one by one. */
+    /* The ray queue's records, every slot of it, read in place from rays (rays_in_place),
+     * the slot at rays_base first; or rays NULL: fetched one by one. */
     const uint8_t *rays;
-    uint64_t rays_base, rays_end;
+    uint64_t rays_base;
 } trav_cfg;
 
 typedef rt_tri_hit trav_hit;
@@ -713,7 +713,7 @@ __attribute__((always_inline)) static inline bool
 trace_slot(job_ctx *c, const trav_cfg *k, uint64_t ray_addr, rt_ray_pre *p, trav_hit *h)
 {
     cache_fit(c->nc);
-    if (k->rays && ray_addr >= k->rays_base && ray_addr < k->rays_end)
+    if (k->rays) /* ray_addr is one of its slots */
         rt_ray_decode(k->rays + (ray_addr - k->rays_base), k->e, &p->r);
     else if (!fetched(c, rt_fetch_ray(&c->fetch, ray_addr, k->e, &p->r)))
         return false;
@@ -1425,7 +1425,6 @@ static void rays_in_place(const job_ctx *c, trav_cfg *k, const queue *rq, const 
     uint64_t lo = rq->base, hi = rq->base + (uint64_t)rq->cap * rsz;
     k->rays = rt_fetch_run(&c->fetch, lo, rsz / 8, hi - lo);
     k->rays_base = lo;
-    k->rays_end = hi;
 }
 
 void rt_job_run(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m, rt_job_result *r)
@@ -1540,7 +1539,8 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
     uint32_t i = (uint32_t)(((uint64_t)rq.head + j) % rq.cap);
     rt_ray_pre p;
     for (; !ended && j < n; j++, i = i + 1 == rq.cap ? 0 : i + 1) {
-        ray_out o = {.kind = OUT_MASKED};
+        ray_out o;
+        o.kind = OUT_MASKED; /* the only field emit reads of a masked lane */
         if (!((jd->lanes_off >> (j % 64)) & 1)) {
             trav_hit h;
             if (!trace_slot(&c, &cfg, rq.base + (uint64_t)i * rsz, &p, &h)) {

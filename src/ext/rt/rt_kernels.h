@@ -334,11 +334,23 @@ bool rt_tri_test_pre(const rt_ray_pre *p, const float v[3][3], bool cull_back, u
  * Q-69): true with *e for FP32/FP16/BF16 without quantization; false with *e = FP32 for
  * anything else (the caller then reports UNSUP_FMT through cap_note_unsupported()). */
 bool rt_elem_from_pet(unsigned eff_pet, bool q, rt_elem *e);
+/* rt_result_encode through the numeric engine, for every value and format. */
+uint32_t rt_result_convert(float x, rt_elem e, const num_policy *pol, num_flags *f);
 /* Rounds a binary32 result once to e under pol (its rounding mode and policy, errata
  * Q-76), ORs the flags into *f (DOWNCAST_TAKEN whenever e is narrower than FP32, as the
  * numeric engine does for every narrowing conversion) and returns the bits, zero-extended
- * to 32. */
-uint32_t rt_result_encode(float x, rt_elem e, const num_policy *pol, num_flags *f);
+ * to 32. Inline, as the offload engine encodes three values per hit: FP32 to FP32 of a
+ * normal number, a zero or an infinity is the identity without flags under every policy
+ * (only subnormals and NaNs depend on it; test_result_encode_fp32 compares with
+ * rt_result_convert's numeric engine). */
+static inline uint32_t rt_result_encode(float x, rt_elem e, const num_policy *pol, num_flags *f)
+{
+    uint32_t b, ex;
+    memcpy(&b, &x, sizeof b);
+    ex = b & 0x7f800000u;
+    if (e == RT_ELEM_FP32 && ((ex != 0 && ex != 0x7f800000u) || (b & 0x7fffffu) == 0)) return b;
+    return rt_result_convert(x, e, pol, f);
+}
 
 /* TriRange (FMT_TRIRANGE, 16 bytes): first triangle, count, buffer base address. */
 typedef struct {
