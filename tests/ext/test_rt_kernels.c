@@ -484,6 +484,110 @@ static void test_box_random(void **state)
     assert_true(hits > 1000);
 }
 
+/* rt_ray_prepare against a plain reference written from its contract (rt_kernels.h and
+ * the Woop et al. axis choice of rt_kernels.c), field by field, bit for bit, on rays whose
+ * components are drawn from the values where the vector and branch-free forms can go
+ * wrong: signed zeros (zero_axes, the shear of a zero dir[kz]), infinities and
+ * reciprocals that overflow (slab_scalar), NaNs of both signs (nan, and a NaN never
+ * chosen as kz), ties of |dir| (the lowest axis), and random values. Each ray is prepared
+ * from a separate record and in place (r == &p->r, as the offload engine decodes it).
+ * REQ: RT-056 RT-065 */
+static void test_ray_prepare_reference(void **state)
+{
+    (void)state;
+    const float special[] = {0.0f,   -0.0f,   1.0f,      -1.0f,     0.5f,   -2.0f,
+                             3.0f,   -3.0f,   INFINITY,  -INFINITY, NAN,    -NAN,
+                             1e-40f, -1e-40f, 0x1p-149f, 3e38f,     -3e38f, 0x1p-126f};
+    const unsigned ns = sizeof special / sizeof special[0];
+    unsigned zero_dirs = 0, nans = 0, scalars = 0, ties = 0;
+    for (unsigned n = 0; n < 200000; n++) {
+        float x[8];
+        for (unsigned i = 0; i < 8; i++)
+            x[i] = (rng_next() & 3) ? special[rng_next() % ns] : (float)rnd(-8, 8);
+        if ((n & 7) == 0) x[3 + rng_next() % 3] = x[3 + rng_next() % 3]; /* a tie, maybe */
+        if ((n & 15) == 1) x[4] = -x[3];                                 /* |tie|, signs differ */
+        rt_ray r = mkray(x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]);
+        /* the reference */
+        uint8_t zero_axes = 0;
+        bool nan = false, scalar = false;
+        float inv[3];
+        for (int i = 0; i < 3; i++) {
+            nan |= isnan(r.org[i]) || isnan(r.dir[i]);
+            scalar |= isinf(r.org[i]);
+            if (r.dir[i] == 0.0f) {
+                zero_axes |= (uint8_t)(1u << i);
+                inv[i] = 0.0f;
+            } else {
+                inv[i] = 1.0f / r.dir[i];
+                scalar |= isinf(inv[i]) || isinf(r.dir[i]);
+            }
+        }
+        int kz = 0;
+        for (int i = 1; i < 3; i++)
+            if (fabsf(r.dir[i]) > fabsf(r.dir[kz])) kz = i;
+        ties += fabsf(r.dir[0]) == fabsf(r.dir[1]) || fabsf(r.dir[1]) == fabsf(r.dir[2]);
+        int kx = (kz + 1) % 3, ky = (kz + 2) % 3;
+        if (r.dir[kz] < 0.0f) {
+            int t = kx;
+            kx = ky;
+            ky = t;
+        }
+        bool dir_zero = r.dir[kz] == 0.0f || isnan(r.dir[kz]);
+        double sx = 0, sy = 0, sz = 0;
+        if (!dir_zero) {
+            sx = (double)r.dir[kx] / r.dir[kz];
+            sy = (double)r.dir[ky] / r.dir[kz];
+            sz = 1.0 / r.dir[kz];
+        }
+        zero_dirs += dir_zero;
+        nans += nan;
+        scalars += scalar;
+        for (int place = 0; place < 2; place++) {
+            rt_ray_pre p;
+            memset(&p, 0xA5, sizeof p); /* every field must be written */
+            if (place) {
+                p.r = r;
+                rt_ray_prepare(&p.r, &p);
+            } else {
+                rt_ray_prepare(&r, &p);
+            }
+            assert_memory_equal(&p.r, &r, sizeof r);
+            assert_int_equal(p.zero_axes, zero_axes);
+            assert_int_equal(p.nan, nan);
+            assert_int_equal(p.slab_scalar, scalar);
+            assert_int_equal(p.dir_zero, dir_zero);
+            assert_int_equal(p.kx, kx);
+            assert_int_equal(p.ky, ky);
+            assert_int_equal(p.kz, kz);
+            for (int i = 0; i < 3; i++) {
+                assert_int_equal(fbits(p.inv[i]), fbits(inv[i]));
+                for (int l = 0; l < 4; l++) {
+                    assert_int_equal(fbits(p.org4[i][l]), fbits(r.org[i]));
+                    assert_int_equal(fbits(p.inv4[i][l]), fbits(inv[i]));
+                }
+            }
+            assert_memory_equal(&p.dsx, &sx, sizeof sx);
+            assert_memory_equal(&p.dsy, &sy, sizeof sy);
+            assert_memory_equal(&p.dsz, &sz, sizeof sz);
+        }
+    }
+    assert_true(zero_dirs > 1000 && nans > 1000 && scalars > 1000 && ties > 1000);
+}
+
+/* rt_eps: 2^-e exactly (ldexpf: normal to e = 126, subnormal to 149), 0 for e = 0 and
+ * beyond 149, from the low 8 bits of the code only. REQ: RT-014 RT-062 */
+static void test_eps_values(void **state)
+{
+    (void)state;
+    for (unsigned code = 0; code < 0x400; code++) {
+        unsigned e = code & 0xffu;
+        float want = e == 0 || e > 149 ? 0.0f : ldexpf(1.0f, -(int)e);
+        assert_int_equal(fbits(rt_eps(code)), fbits(want));
+    }
+    assert_int_equal(fbits(rt_eps(149)), 1u);
+    assert_int_equal(fbits(rt_eps(126)), 0x00800000u);
+}
+
 /* rt_node4w_slab of a ray prepared for it, under round-to-nearest-even as the engine runs. */
 static unsigned slab_rne(const rt_ray *r, const rt_node4w *w, rt_ray_pre *p, float tn[4],
                          float tf[4])
@@ -2074,6 +2178,8 @@ int main(void)
         cmocka_unit_test(test_box_nan_empty),
         cmocka_unit_test(test_nan_payloads),
         cmocka_unit_test(test_box_random),
+        cmocka_unit_test(test_ray_prepare_reference),
+        cmocka_unit_test(test_eps_values),
         cmocka_unit_test(test_slab4_matches_scalar),
         cmocka_unit_test(test_slab4_zero_dir_on_plane),
 #if defined(__SSE2__)

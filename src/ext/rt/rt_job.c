@@ -427,10 +427,10 @@ typedef struct {
     bool cull, any, node8;
     unsigned eps;
     uint64_t bvh, tri_buf;
-    /* The ray queue's records [rays_base, rays_end) read in place (rays_in_place), or
-     * rays NULL: fetched one by one. */
+    /* The ray queue's records, every slot of it, read in place from rays (rays_in_place),
+     * the slot at rays_base first; or rays NULL: fetched one by one. */
     const uint8_t *rays;
-    uint64_t rays_base, rays_end;
+    uint64_t rays_base;
 } trav_cfg;
 
 typedef rt_tri_hit trav_hit;
@@ -704,19 +704,19 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
     return traverse_as(c, k, p, tmin, tmax_w, best, false);
 }
 
-/* Fetches the ray at ray_addr (a ray queue slot) and traces it. */
+/* Fetches the ray at ray_addr (a ray queue slot) into p->r, prepares p and traces it. p is
+ * the caller's, one for all its rays (inlined in the ray loops: no frame per ray). */
 /* REQ: RT-040 RT-117 */
-static bool trace_slot(job_ctx *c, const trav_cfg *k, uint64_t ray_addr, trav_hit *h)
+__attribute__((always_inline)) static inline bool
+trace_slot(job_ctx *c, const trav_cfg *k, uint64_t ray_addr, rt_ray_pre *p, trav_hit *h)
 {
     cache_fit(c->nc);
-    rt_ray ray;
-    if (k->rays && ray_addr >= k->rays_base && ray_addr < k->rays_end)
-        rt_ray_decode(k->rays + (ray_addr - k->rays_base), k->e, &ray);
-    else if (!fetched(c, rt_fetch_ray(&c->fetch, ray_addr, k->e, &ray)))
+    if (k->rays) /* ray_addr is one of its slots */
+        rt_ray_decode(k->rays + (ray_addr - k->rays_base), k->e, &p->r);
+    else if (!fetched(c, rt_fetch_ray(&c->fetch, ray_addr, k->e, &p->r)))
         return false;
-    rt_ray_pre p;
-    rt_ray_prepare(&ray, &p);
-    return traverse(c, k, &p, h);
+    rt_ray_prepare(&p->r, p);
+    return traverse(c, k, p, h);
 }
 
 /* ---- the job ---- */
@@ -758,7 +758,8 @@ _Static_assert(sizeof(ray_out) == 24, "ray_out is 24 bytes");
 /* The hit or miss of a traced ray: t, u, v rounded once to the element format under the
  * snapshot's policy (rt_result_encode). */
 /* REQ: RT-082 RT-085 */
-static void ray_result(const trav_cfg *k, const cap_snap *s, const trav_hit *h, ray_out *o)
+__attribute__((always_inline)) static inline void ray_result(const trav_cfg *k, const cap_snap *s,
+                                                             const trav_hit *h, ray_out *o)
 {
     if (!h->hit) {
         o->kind = OUT_MISS;
@@ -771,7 +772,7 @@ static void ray_result(const trav_cfg *k, const cap_snap *s, const trav_hit *h, 
     o->u = rt_result_encode(h->u, k->e, &s->pol, &f);
     o->v = rt_result_encode(h->v, k->e, &s->pol, &f);
     o->flags = f;
-    o->trap = cap_trap_flags(s, f) != 0;
+    o->trap = f != 0 && cap_trap_flags(s, f) != 0; /* no flag traps nothing */
 }
 
 /* Ray i's hit entry (its 24 bytes, the last 4 zero) from its traced result. */
@@ -788,7 +789,8 @@ static inline void hit_entry(uint8_t *ent, uint32_t i, const ray_out *o)
 /* Appends ray i's hit or miss entry (nothing at all for a masked-off lane, RT 8.2/8.3) and
  * advances the ray queue's HEAD; false when the job ends. */
 /* REQ: RT-120 RT-082 RT-083 RT-085 RT-088 RT-044 RT-091 RT-094 RT-095 */
-static bool emit(job_ctx *c, queue *rq, queue *hq, queue *mq, uint32_t i, const ray_out *o)
+__attribute__((always_inline)) static inline bool emit(job_ctx *c, queue *rq, queue *hq, queue *mq,
+                                                       uint32_t i, const ray_out *o)
 {
     rt_job_result *r = c->r;
     if (o->kind == OUT_HIT) {
@@ -961,6 +963,7 @@ static bool trace_block(split_job *sj, tracer *tr, uint64_t b)
     unsigned slot = (tr->kept_first + tr->kept_n) % SPLIT_KEEP;
     ray_out *o0 = keep ? tr->kept[slot] : ring_of(sj, b), *o = o0;
     unsigned rsz = rt_ray_bytes(tr->k.e);
+    rt_ray_pre p;
     uint32_t cap = tr->ray_cap, i = (uint32_t)(((uint64_t)tr->ray_head + j0) % cap);
     for (uint32_t j = j0; j < j1; j++, o++, i = i + 1 == cap ? 0 : i + 1) {
         if ((tr->lanes_off >> (j % 64)) & 1) { /* masked-off lane: not traced */
@@ -972,7 +975,7 @@ static bool trace_block(split_job *sj, tracer *tr, uint64_t b)
         tr->scratch.events = 0;
         tr->c.fetch.inv_miss = false;
         trav_hit h;
-        if (trace_slot(&tr->c, &tr->k, tr->ray_base + (uint64_t)i * rsz, &h)) {
+        if (trace_slot(&tr->c, &tr->k, tr->ray_base + (uint64_t)i * rsz, &p, &h)) {
             ray_result(&tr->k, &tr->s, &h, o);
         } else {
             if (tr->c.fetch.declined) {
@@ -1420,7 +1423,6 @@ static void rays_in_place(const job_ctx *c, trav_cfg *k, const queue *rq, const 
     uint64_t lo = rq->base, hi = rq->base + (uint64_t)rq->cap * rsz;
     k->rays = rt_fetch_run(&c->fetch, lo, rsz / 8, hi - lo);
     k->rays_base = lo;
-    k->rays_end = hi;
 }
 
 void rt_job_run(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m, rt_job_result *r)
@@ -1533,11 +1535,13 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
     /* Ray j of the job is its lane j (RT 8.2): a masked-off lane is not traced, and a
      * fault of lane j > 0 under fault-only-first stops the job there (errata P-320). */
     uint32_t i = (uint32_t)(((uint64_t)rq.head + j) % rq.cap);
+    rt_ray_pre p;
     for (; !ended && j < n; j++, i = i + 1 == rq.cap ? 0 : i + 1) {
-        ray_out o = {.kind = OUT_MASKED};
+        ray_out o;
+        o.kind = OUT_MASKED; /* the only field emit reads of a masked lane */
         if (!((jd->lanes_off >> (j % 64)) & 1)) {
             trav_hit h;
-            if (!trace_slot(&c, &cfg, rq.base + (uint64_t)i * rsz, &h)) {
+            if (!trace_slot(&c, &cfg, rq.base + (uint64_t)i * rsz, &p, &h)) {
                 ended = true;
                 break;
             }
