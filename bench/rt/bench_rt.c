@@ -196,7 +196,7 @@ static double trace_ours(job_mem *jm, const bvh_blob *b, const rt_ray *rays, siz
     s.pet = CAP_T_FP32;
     s.pol.q = false;
     flat f = {m, m + jm->size};
-    rt_job_mem mem = {&f, f_load, f_store, f_map, NULL, f_map_w};
+    rt_job_mem mem = {&f, f_load, f_store, f_map, NULL, f_map_w, NULL, NULL};
     rt_job_result r;
     double c0 = cpu_now(), t0 = now();
     rt_job_run_ex(&jd, &s, &mem, eng, &r);

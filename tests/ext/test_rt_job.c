@@ -80,7 +80,7 @@ static bool f_store(void *ctx, uint64_t a, unsigned n, uint64_t v)
     return true;
 }
 
-static const rt_job_mem MEM = {&F, f_load, f_store, NULL, NULL, NULL};
+static const rt_job_mem MEM = {&F, f_load, f_store, NULL, NULL, NULL, NULL, NULL};
 
 /* The same memory with a map (the engine's read fast path, required for split jobs):
  * mapped bytes only; every call counts (the caches' test), loads are counted apart. */
@@ -90,7 +90,7 @@ static const uint8_t *f_map(void *ctx, uint64_t a, unsigned n)
     f->maps++;
     return mapped(a, n) ? &f->ram[a - RAM_BASE] : NULL;
 }
-static const rt_job_mem MEM_MAPPED = {&F, f_load, f_store, f_map, NULL, NULL};
+static const rt_job_mem MEM_MAPPED = {&F, f_load, f_store, f_map, NULL, NULL, NULL, NULL};
 
 static void w(uint64_t a, unsigned n, uint64_t v)
 {
@@ -412,7 +412,7 @@ static uint8_t *f_map_w(void *ctx, uint64_t a, uint64_t n)
 static void test_rays_in_place(void **st)
 {
     (void)st;
-    const rt_job_mem m = {&F, f_load, f_store, f_map_rays, NULL, f_map_w};
+    const rt_job_mem m = {&F, f_load, f_store, f_map_rays, NULL, f_map_w, NULL, NULL};
     for (unsigned apart = 0; apart < 2; apart++) {
         setup(8);
         scene_two_levels();
@@ -968,7 +968,7 @@ static bool f_charge(void *ctx, uint64_t units)
     charged_units += units;
     return charged_units > charge_limit; /* true: the budget ran out */
 }
-static const rt_job_mem MEM_CHARGED = {&F, f_load, f_store, NULL, f_charge, NULL};
+static const rt_job_mem MEM_CHARGED = {&F, f_load, f_store, NULL, f_charge, NULL, NULL, NULL};
 static void test_job_charge(void **st)
 {
     (void)st;
@@ -1606,7 +1606,7 @@ static void test_split_both_threads_trace(void **st)
     big_job(10.0f, 10.0f, BIG_HITS);
     P.caller = pthread_self();
     P.caller_read = P.other_read = P.waited_out = false;
-    const rt_job_mem m = {&F, f_load, f_store, pair_map, NULL, NULL};
+    const rt_job_mem m = {&F, f_load, f_store, pair_map, NULL, NULL, NULL, NULL};
     rt_job_result res = run_default(2, &m);
     assert_int_equal(res.status, RT_JOB_OK);
     assert_int_equal(res.misses, BIG_N);
@@ -1653,7 +1653,7 @@ static void test_split_shared_cache(void **st)
 {
     (void)st;
     big_job(1.0f, 2.0f, BIG_HITS);
-    const rt_job_mem m = {&F, f_load, f_store, f_map_nodes, NULL, NULL};
+    const rt_job_mem m = {&F, f_load, f_store, f_map_nodes, NULL, NULL, NULL, NULL};
     node_maps = 0;
     rt_job_result res = run_default(2, &m);
     assert_int_equal(res.status, RT_JOB_OK);
@@ -1812,9 +1812,9 @@ static void test_split_direct(void **st)
 {
     (void)st;
     static uint8_t ram1[RAM_SIZE];
-    const rt_job_mem direct = {&F, f_load, f_store, f_map, NULL, f_map_w};
-    const rt_job_mem held[2] = {{&F, f_load, f_store, held_map, NULL, NULL},
-                                {&F, f_load, f_store, held_map, NULL, f_map_w}};
+    const rt_job_mem direct = {&F, f_load, f_store, f_map, NULL, f_map_w, NULL, NULL};
+    const rt_job_mem held[2] = {{&F, f_load, f_store, held_map, NULL, NULL, NULL, NULL},
+                                {&F, f_load, f_store, held_map, NULL, f_map_w, NULL, NULL}};
     static const rt_job_status want[14] = {RT_JOB_OK,         RT_JOB_QUEUE_FULL, RT_JOB_QUEUE_FULL,
                                            RT_JOB_FP_EXC,     RT_JOB_MISALIGNED, RT_JOB_OK,
                                            RT_JOB_OK,         RT_JOB_OK,         RT_JOB_QUEUE_FULL,
@@ -2031,7 +2031,7 @@ static void test_split_ring_reuse(void **st)
     desc(&jd, 0);
     cap_snap s;
     snap(&s, CAP_T_FP16);
-    const rt_job_mem m = {&F, f_load, f_store, ahead_map, NULL, NULL};
+    const rt_job_mem m = {&F, f_load, f_store, ahead_map, NULL, NULL, NULL, NULL};
     rt_job_result res;
     O.late = true;
     for (unsigned k = 0; k < 5 && O.late; k++) {
@@ -2189,7 +2189,7 @@ static void test_cache_grows(void **st)
     jd.rayq = CHAIN_QRAY;
     jd.hitq = CHAIN_QHIT;
     jd.missq = CHAIN_QMIS;
-    const rt_job_mem m = {NULL, chain_load, chain_store, chain_map, NULL, NULL};
+    const rt_job_mem m = {NULL, chain_load, chain_store, chain_map, NULL, NULL, NULL, NULL};
     rt_job_result res = run_ok(&jd, CAP_T_FP32, &m);
     assert_int_equal(res.misses, CHAIN_RAYS);
     assert_int_equal(C.node_reads[0], CHAIN_N);

@@ -1748,7 +1748,7 @@ static void test_fetch_trirange(void **state)
                              0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x08};
     memcpy(m.ram + 0x30, rec, 16); /* at 0x1030: the memory's last 16 bytes */
     memcpy(m.ram + 0x10, rec, 16); /* at 0x1010 */
-    const rt_mem mem = {&m, tr_load, NULL, tr_map, NULL, NULL};
+    const rt_mem mem = {&m, tr_load, NULL, tr_map, NULL, NULL, NULL, NULL};
     for (int mapped = 0; mapped < 2; mapped++)
         for (int cache = 0; cache < 2; cache++)
             for (uint64_t a = 0x1010; a <= 0x1030; a += 0x20) {

@@ -80,8 +80,14 @@ static void complete_oldest(hart *h, rt_unit *u)
     /* Work is charged only to a bounded run; such a job runs on one host thread, so the
      * budget runs out at the same ray whatever --rt-threads says (errata P-300). */
     bool bounded = hart_charge_bounded(h);
-    rt_job_mem m = {
-        h, hart_quiet_load, hart_quiet_store, ram_map, bounded ? charge_job : NULL, ram_map_w};
+    rt_job_mem m = {h,
+                    hart_quiet_load,
+                    hart_quiet_store,
+                    ram_map,
+                    bounded ? charge_job : NULL,
+                    ram_map_w,
+                    NULL,
+                    NULL};
     rt_job_result r;
     /* The job's accesses are held to XMEM's region rules under its XPHMG_MEMCTL: it reaches
      * a tiered region only while the domain it runs for owns it, so changing the owner
