@@ -555,6 +555,28 @@ static inline void prefetch_child(const cache_view *cv, uint64_t bvh, uint32_t c
     }
 }
 
+/* Child ch of a node of nn tiles (w0; w1 the second tile of a Node8): its rt_node4w.child.
+ * Always inline, as the helper below: traverse_as's code is the same as written out. */
+__attribute__((always_inline)) static inline uint32_t
+node_kid(const rt_node4w *w0, const rt_node4w *w1, unsigned nn, unsigned ch)
+{
+    return nn == 1 ? w0->child[ch & 3] : (ch < 4 ? w0 : w1)->child[ch & 3];
+}
+
+/* Pushes child ch of the node into st[sp] (w0, w1, nn as node_kid) with the raw interval [tn[ch],
+ * tf[ch]] of its box: the near end max(tn[ch], tmin), the far end only where a NaN can occur
+ * (not fast); and asks for its cache entry. */
+__attribute__((always_inline)) static inline void
+stack_push(stack_ent *st, float *st_tf, unsigned sp, const rt_node4w *w0, const rt_node4w *w1,
+           unsigned nn, unsigned ch, const float *tn, const float *tf, float tmin, bool fast,
+           const cache_view *cv, uint64_t bvh)
+{
+    uint32_t kid = node_kid(w0, w1, nn, ch);
+    if (!fast) st_tf[sp] = tf[ch];
+    st[sp] = (stack_ent){kid, tn[ch] > tmin ? tn[ch] : tmin};
+    prefetch_child(cv, bvh, kid);
+}
+
 /* Closest (or any) hit of the ray in the BVH over [tmin, tmax_w] (the ray's range widened
  * by the tolerance 2^-e, errata Q-74, so that boxes never cull a hit the triangle test
  * accepts); false on a fault (c->r->status set). The range closes at the closest hit so
@@ -645,23 +667,14 @@ __attribute__((always_inline)) static inline bool traverse_as(job_ctx *c, const 
                 mask = rt_node4w_slab(p, w0, tmin, tmax, tn, tf);
                 if (nn == 2) mask |= rt_node4w_slab(p, w1, tmin, tmax, tn + 4, tf + 4) << 4;
             }
-            /* Child ch of the node: a tile's four, or a Node8's eight from two tiles. */
-#define KID(ch) (nn == 1 ? w0->child[(ch)&3] : ((ch) < 4 ? w0 : w1)->child[(ch)&3])
-            /* Pushes child ch (the far end of its interval only where a NaN can occur). */
-#define PUSH(ch)                                                                                   \
-    do {                                                                                           \
-        uint32_t kid_ = KID(ch);                                                                   \
-        if (!fast) st_tf[sp] = tf[ch];                                                             \
-        st[sp++] = (stack_ent){kid_, tn[ch] > tmin ? tn[ch] : tmin};                               \
-        prefetch_child(&cv, bvh, kid_);                                                            \
-    } while (0)
             unsigned rest = mask & (mask - 1);
             if (rest && !(rest & (rest - 1))) { /* two: rt_child_order's one comparison */
                 if (sp + 2 > RT_JOB_STACK_DEPTH) return fault(c, RT_JOB_STACK, addr);
                 unsigned c0 = (unsigned)__builtin_ctz(mask), c1 = (unsigned)__builtin_ctz(rest);
                 bool swap = tn[c0] > tn[c1];
-                PUSH(swap ? c0 : c1);
-                child = KID(swap ? c1 : c0);
+                stack_push(st, st_tf, sp++, w0, w1, nn, swap ? c0 : c1, tn, tf, tmin, fast, &cv,
+                           bvh);
+                child = node_kid(w0, w1, nn, swap ? c1 : c0);
                 continue;
             }
             if (rest) {
@@ -676,18 +689,16 @@ __attribute__((always_inline)) static inline bool traverse_as(job_ctx *c, const 
                  * the nearest is visited next. */
                 if (sp + nhit > RT_JOB_STACK_DEPTH) return fault(c, RT_JOB_STACK, addr);
                 for (unsigned j = nhit; --j > 0;)
-                    PUSH(order[j]);
-                child = KID(order[0]);
+                    stack_push(st, st_tf, sp++, w0, w1, nn, order[j], tn, tf, tmin, fast, &cv, bvh);
+                child = node_kid(w0, w1, nn, order[0]);
                 continue;
             }
             /* One child (rt_child_order's first case): it always fits, since the pushes
              * above leave room for the child visited next (sp < RT_JOB_STACK_DEPTH). */
             if (mask) {
-                child = KID((unsigned)__builtin_ctz(mask));
+                child = node_kid(w0, w1, nn, (unsigned)__builtin_ctz(mask));
                 continue;
             }
-#undef PUSH
-#undef KID
         }
         /* Pop: a child pushed before a closer hit was found is skipped when its box no
          * longer overlaps [tmin, closest hit]: the slab test's last step with the same raw
