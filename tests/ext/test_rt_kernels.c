@@ -490,7 +490,8 @@ static void test_box_random(void **state)
  * wrong: signed zeros (zero_axes, the shear of a zero dir[kz]), infinities and
  * reciprocals that overflow (slab_scalar), NaNs of both signs (nan, and a NaN never
  * chosen as kz), ties of |dir| (the lowest axis), and random values. Each ray is prepared
- * from a separate record and in place (r == &p->r, as the offload engine decodes it).
+ * from a separate record, in place (r == &p->r, as the offload engine decodes it), and in
+ * the engine's two steps (rt_ray_prepare_slab, then rt_ray_prepare_shear).
  * REQ: RT-056 RT-065 */
 static void test_ray_prepare_reference(void **state)
 {
@@ -542,10 +543,14 @@ static void test_ray_prepare_reference(void **state)
         zero_dirs += dir_zero;
         nans += nan;
         scalars += scalar;
-        for (int place = 0; place < 2; place++) {
+        for (int place = 0; place < 3; place++) {
             rt_ray_pre p;
             memset(&p, 0xA5, sizeof p); /* every field must be written */
-            if (place) {
+            if (place == 2) {
+                p.r = r;
+                rt_ray_prepare_slab(&p);
+                rt_ray_prepare_shear(&p);
+            } else if (place == 1) {
                 p.r = r;
                 rt_ray_prepare(&p.r, &p);
             } else {
