@@ -490,7 +490,8 @@ static void test_box_random(void **state)
  * wrong: signed zeros (zero_axes, the shear of a zero dir[kz]), infinities and
  * reciprocals that overflow (slab_scalar), NaNs of both signs (nan, and a NaN never
  * chosen as kz), ties of |dir| (the lowest axis), and random values. Each ray is prepared
- * from a separate record and in place (r == &p->r, as the offload engine decodes it).
+ * from a separate record, in place (r == &p->r, as the offload engine decodes it), and in
+ * the engine's two steps (rt_ray_prepare_slab, then rt_ray_prepare_shear).
  * REQ: RT-056 RT-065 */
 static void test_ray_prepare_reference(void **state)
 {
@@ -542,10 +543,14 @@ static void test_ray_prepare_reference(void **state)
         zero_dirs += dir_zero;
         nans += nan;
         scalars += scalar;
-        for (int place = 0; place < 2; place++) {
+        for (int place = 0; place < 3; place++) {
             rt_ray_pre p;
             memset(&p, 0xA5, sizeof p); /* every field must be written */
-            if (place) {
+            if (place == 2) {
+                p.r = r;
+                rt_ray_prepare_slab(&p);
+                rt_ray_prepare_shear(&p);
+            } else if (place == 1) {
                 p.r = r;
                 rt_ray_prepare(&p.r, &p);
             } else {
@@ -1781,6 +1786,115 @@ static void test_fetch_trirange(void **state)
     }
 }
 
+/* ---- rt_fetch_node: mapped tiles against loads ------------------------------------- */
+
+/* 1 KB of memory at 0x10000: loads succeed below 0x10300, map serves [0x10000, map_hi). */
+typedef struct {
+    uint8_t ram[0x400];
+    uint64_t map_hi;
+    unsigned loads, cached;
+    uint64_t cache_addr[4];
+    unsigned cache_size[4];
+} node_mem;
+
+static bool nm_load(void *ctx, uint64_t a, unsigned n, uint64_t *v)
+{
+    node_mem *m = ctx;
+    m->loads++;
+    if (a < 0x10000 || a + n > 0x10300) return false;
+    *v = 0;
+    for (unsigned i = 0; i < n; i++)
+        *v |= (uint64_t)m->ram[a - 0x10000 + i] << (8 * i);
+    return true;
+}
+
+static const uint8_t *nm_map(void *ctx, uint64_t a, unsigned n)
+{
+    node_mem *m = ctx;
+    return a >= 0x10000 && a + n <= m->map_hi ? m->ram + (a - 0x10000) : NULL;
+}
+
+static void nm_cache(void *ctx, void *cache_ctx, uint64_t a, unsigned n)
+{
+    (void)cache_ctx;
+    node_mem *m = ctx;
+    if (m->cached < 4) {
+        m->cache_addr[m->cached] = a;
+        m->cache_size[m->cached] = n;
+    }
+    m->cached++;
+}
+
+/* A node tile (or a Node8's two) that map serves is copied from it; anything else goes the
+ * general way. Against the same fetch by loads alone (no map): the same status, bytes
+ * (and nothing written past them), INV_MISS, fault address and cache-model calls, for
+ * tiles inside the mapped part, straddling its end, straddling the end of the memory
+ * (a fault, or a zero fill under OOB-zero), misaligned, with and without a cache model;
+ * and a map_only fetch declines exactly the tiles that map does not serve whole or that
+ * overlap a forbidden range. REQ: RT-033 RT-038 RT-089 */
+static void test_fetch_node_mapped(void **state)
+{
+    (void)state;
+    static node_mem m;
+    for (unsigned i = 0; i < sizeof m.ram; i++)
+        m.ram[i] = (uint8_t)(i * 7 + 3);
+    const rt_mem with_map = {&m, nm_load, NULL, nm_map, NULL, NULL};
+    const rt_mem loads_only = {&m, nm_load, NULL, NULL, NULL, NULL};
+    const uint64_t forbid[1][2] = {{0x10100, 0x10108}};
+    unsigned served = 0, declined = 0, faults = 0, zeroed = 0, straddled = 0;
+    static const uint64_t map_his[] = {0x10220, 0x10240, 0x10300};
+    for (unsigned mh = 0; mh < 3; mh++)
+        for (unsigned nt = 1; nt <= 2; nt++)
+            for (uint64_t a = 0xffc0; a < 0x10340; a += 8)
+                for (int v = 0; v < 8; v++) {
+                    bool oob = v & 1, cache = v & 2, map_only = v & 4;
+                    uint64_t map_hi = m.map_hi = map_his[mh];
+                    uint8_t got[128], want[128];
+                    memset(got, 0xEE, sizeof got);
+                    memset(want, 0xEE, sizeof want);
+                    rt_fetch f = {&with_map, oob,   map_only, forbid, 1,
+                                  {0, 0},    false, false,    0,      cache ? nm_cache : NULL,
+                                  NULL};
+                    m.loads = m.cached = 0;
+                    rt_fetch_status st = rt_fetch_node(&f, a, nt, got);
+                    unsigned got_cached = m.cached;
+                    uint64_t got_ca = m.cache_addr[0];
+                    unsigned got_cs = m.cache_size[0];
+                    bool whole = a >= 0x10000 && a + 64 * nt <= map_hi;
+                    bool aligned = a % (64 * nt) == 0;
+                    straddled += aligned && a >= 0x10000 && a < map_hi && !whole;
+                    if (map_only) {
+                        bool forb = a < 0x10108 && a + 64 * nt > 0x10100;
+                        if (aligned && (!whole || forb)) {
+                            assert_true(f.declined);
+                            assert_int_equal(st, RT_FETCH_ACCESS);
+                            assert_int_equal(m.loads, 0);
+                            declined++;
+                            continue;
+                        }
+                        assert_false(f.declined);
+                    }
+                    rt_fetch g = {&loads_only, oob,   false, NULL, 0,
+                                  {0, 0},      false, false, 0,    cache ? nm_cache : NULL,
+                                  NULL};
+                    m.cached = 0;
+                    rt_fetch_status ref = rt_fetch_node(&g, a, nt, want);
+                    assert_int_equal(st, ref);
+                    assert_memory_equal(got, want, sizeof got);
+                    assert_int_equal(f.inv_miss, g.inv_miss);
+                    if (ref != RT_FETCH_OK) assert_true(f.fault_addr == g.fault_addr);
+                    assert_int_equal(got_cached, m.cached);
+                    if (m.cached) {
+                        assert_true(got_ca == m.cache_addr[0]);
+                        assert_int_equal(got_cs, m.cache_size[0]);
+                    }
+                    served += ref == RT_FETCH_OK && whole;
+                    faults += ref == RT_FETCH_ACCESS;
+                    zeroed += ref == RT_FETCH_OK && g.inv_miss;
+                }
+    assert_true(served > 100 && declined > 50 && faults > 10 && zeroed > 10 && straddled >= 24);
+}
+
 /* ---- Host rounding mode -------------------------------------------------------------- */
 
 /* Results do not depend on the host rounding mode, and the mode is restored (errata Q-76:
@@ -2202,6 +2316,7 @@ int main(void)
         cmocka_unit_test(test_leaf_in_place),
         cmocka_unit_test(test_leaf_reads_inside),
         cmocka_unit_test(test_fetch_trirange),
+        cmocka_unit_test(test_fetch_node_mapped),
         cmocka_unit_test(test_host_rounding),
         cmocka_unit_test(test_node_decode),
         cmocka_unit_test(test_node_encode),

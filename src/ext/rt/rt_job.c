@@ -254,7 +254,17 @@ typedef struct {
     rt_fetch fetch;     /* rays and BVH records (SVMEM rules, rt_fetch.h); map_only in a tracer
                            thread of a split job */
     rt_node4w spill[2]; /* a node visited but not kept in the cache */
+    rt_ray_pre *ray;    /* the ray being traced (trace_slot), prepared for the slab tests;
+                           its shear at its first leaf (ray_sheared) */
 } job_ctx;
+
+/* The ray being traced, with its triangle tests' shear prepared: what its first leaf
+ * needs. */
+static rt_ray_pre *ray_sheared(const job_ctx *c)
+{
+    rt_ray_prepare_shear(c->ray);
+    return c->ray;
+}
 
 /* REQ: RT-089 RT-096 */
 static bool fault(job_ctx *c, rt_job_status st, uint64_t addr)
@@ -631,7 +641,7 @@ __attribute__((always_inline)) static inline bool traverse_as(job_ctx *c, const 
          * saves them around the calls of those cases. */
         if (__builtin_expect((child & KIND_MASK) == RT_CHILD_LEAF, 0)) {
             if (!lr_set) {
-                rt_leaf_ray_init(p, k->cull, k->eps, k->any, &lr);
+                rt_leaf_ray_init(ray_sheared(c), k->cull, k->eps, k->any, &lr);
                 lr_set = true;
             }
             if (!leaf(c, k, &lr, addr, best)) return false;
@@ -750,7 +760,10 @@ trace_slot(job_ctx *c, const trav_cfg *k, uint64_t ray_addr, rt_ray_pre *p, trav
         rt_ray_decode(k->rays + (ray_addr - k->rays_base), k->e, &p->r);
     else if (!fetched(c, rt_fetch_ray(&c->fetch, ray_addr, k->e, &p->r)))
         return false;
-    rt_ray_prepare(&p->r, p);
+    /* Most rays of a scene reach no leaf (primary rays that miss it, rays whose boxes all
+     * miss): the triangle tests' shear waits for the first leaf. */
+    rt_ray_prepare_slab(p);
+    c->ray = p;
     return traverse(c, k, p, h);
 }
 

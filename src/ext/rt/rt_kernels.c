@@ -169,14 +169,21 @@ static const uint8_t shear_axes[3][2][2] = {{{1, 2}, {2, 1}}, {{2, 0}, {0, 2}}, 
 /* REQ: RT-056 RT-065 */
 void rt_ray_prepare(const rt_ray *r, rt_ray_pre *p)
 {
-    /* every field is written (no memset of the whole struct: this runs once per ray); r may
-     * be &p->r (a ray decoded in place) */
-    if (r != &p->r) p->r = *r;
+    if (r != &p->r) p->r = *r; /* r may be &p->r (a ray decoded in place) */
+    rt_ray_prepare_slab(p);
+    rt_ray_prepare_shear(p);
+}
+
+/* REQ: RT-056 */
+void rt_ray_prepare_slab(rt_ray_pre *p)
+{
+    /* every field is written (no memset of the whole struct: this runs once per ray) */
+    const rt_ray *r = &p->r;
 #if defined(__SSE2__) && !defined(RT_PORTABLE)
     /* The loop below, three axes at once (lane 3 holds dir.x or tmin and is ignored): the
      * same division, the same comparisons. A zero direction's reciprocal and the direction
      * itself are both finite, so |inv| and |d| are tested without excluding those axes. */
-    __m128 o = _mm_loadu_ps(p->r.org), d = _mm_loadu_ps(p->r.dir); /* org.xyz dir.x, dir.xyz tmin */
+    __m128 o = _mm_loadu_ps(r->org), d = _mm_loadu_ps(r->dir); /* org.xyz dir.x, dir.xyz tmin */
     __m128 zero = _mm_cmpeq_ps(d, _mm_setzero_ps());
     __m128 inv = _mm_andnot_ps(zero, _mm_div_ps(_mm_set1_ps(1.0f), d));
     __m128 mag = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff)), inf4 = _mm_set1_ps(INFINITY);
@@ -219,6 +226,11 @@ void rt_ray_prepare(const rt_ray *r, rt_ray_pre *p)
     p->nan = nan;
     p->slab_scalar = inf;
 #endif
+}
+
+/* REQ: RT-065 */
+void rt_ray_prepare_shear(rt_ray_pre *p)
+{
     /* Woop et al.: kz = the axis of largest |dir| (the lowest such axis on ties: each axis
      * replaces the one before only when strictly larger; a NaN never does), kx and ky
      * from shear_axes. */

@@ -151,6 +151,13 @@ typedef struct {
     _Alignas(16) float org4[3][4], inv4[3][4]; /* org and inv, each broadcast to 4 lanes */
 } rt_ray_pre;
 void rt_ray_prepare(const rt_ray *r, rt_ray_pre *p);
+/* rt_ray_prepare in two steps, both from p->r, for a caller that may not test any triangle
+ * with the ray (the offload engine's rays that reach no leaf): rt_ray_prepare_slab writes
+ * what the slab tests read (nan, slab_scalar, zero_axes, inv, org4, inv4),
+ * rt_ray_prepare_shear what the triangle tests read (kx, ky, kz, dir_zero, dsx, dsy,
+ * dsz). */
+void rt_ray_prepare_slab(rt_ray_pre *p);
+void rt_ray_prepare_shear(rt_ray_pre *p);
 
 /* A decoded node tile laid out for the 4-wide slab test: per axis the four children's
  * bounds; child c's index and kind as index << 4 | kind (the offset of its record from the
