@@ -172,11 +172,7 @@ static void mem_hook(void *ctx, uint64_t addr, uint64_t n)
         hart_rt_written(h);
         return;
     }
-    for (uint64_t p = off >> 12; p <= (off + n - 1) >> 12; p++)
-        if (h->page_flags[p] & PAGE_RT) {
-            hart_rt_written(h);
-            return;
-        }
+    if (addr < h->rt_hi && addr + n > h->rt_lo) hart_rt_written(h);
 }
 
 void hart_rt_written(hart *h)
@@ -185,6 +181,7 @@ void hart_rt_written(hart *h)
     for (uint64_t p = h->rt_pg_lo; p < h->rt_pg_hi; p++)
         h->page_flags[p] &= (uint8_t)~PAGE_RT;
     h->rt_pg_lo = h->rt_pg_hi = 0;
+    h->rt_lo = h->rt_hi = 0;
 }
 
 uint64_t hart_ram_epoch(hart *h)
@@ -202,6 +199,8 @@ bool hart_ram_watch(hart *h, uint64_t addr, uint64_t n)
         h->page_flags[p] |= PAGE_RT;
     if (h->rt_pg_lo >= h->rt_pg_hi || p0 < h->rt_pg_lo) h->rt_pg_lo = p0;
     if (p1 > h->rt_pg_hi) h->rt_pg_hi = p1;
+    if (h->rt_lo >= h->rt_hi || addr < h->rt_lo) h->rt_lo = addr;
+    if (addr + n > h->rt_hi) h->rt_hi = addr + n;
     return true;
 }
 
@@ -502,7 +501,7 @@ void hart_store_notify(hart *h, uint64_t a, unsigned n)
     uint64_t off = a - h->ram_base;
     unsigned f = h->page_flags[off >> 12] | h->page_flags[(off + n - 1) >> 12];
     if (f & PAGE_CODE) hart_code_written(h, a, n);
-    if (f & PAGE_RT) hart_rt_written(h);
+    if ((f & PAGE_RT) && a < h->rt_hi && a + n > h->rt_lo) hart_rt_written(h);
     if ((f & PAGE_WATCH) && a < h->watch_hi && a + n > h->watch_lo && h->poll) {
         h->poll(h, h->poll_ctx);
         h->stop = true; /* finish this instruction, then re-check */

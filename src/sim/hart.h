@@ -165,8 +165,10 @@ struct hart {
     uint64_t ram_base, ram_size;
     uint8_t *page_flags; /* per 4 KiB RAM page: PAGE_CODE | PAGE_WATCH | PAGE_RT (hart_int.h) */
     /* RAM as the RT offload engine keeps decoded records of it (hart_ram_epoch): the
-     * epoch, and the pages [rt_pg_lo, rt_pg_hi) holding every PAGE_RT page (empty: none) */
+     * epoch, the watched bytes [rt_lo, rt_hi) (the hull of the watches; empty: none) and
+     * the pages [rt_pg_lo, rt_pg_hi) holding every PAGE_RT page */
     uint64_t rt_epoch;
+    uint64_t rt_lo, rt_hi;
     uint64_t rt_pg_lo, rt_pg_hi;
 
     /* decoded-instruction cache */
@@ -357,13 +359,14 @@ bool hart_quiet_load(void *hart_ctx, uint64_t addr, unsigned size, uint64_t *val
 bool hart_quiet_store(void *hart_ctx, uint64_t addr, unsigned size, uint64_t val);
 /* RAM's epoch and watch in the sense of rt_mem.epoch/watch (src/ext/rt/rt_fetch.h), for
  * the RT offload engine, whose reads of RAM go straight to h->ram while !h->xlate: the
- * epoch changes at every write to a watched page (any store or AMO of the hart, whatever
+ * epoch changes at every write to watched bytes (any store or AMO of the hart, whatever
  * path executes it: interpreter, fast loop, translator; a unit's or the engine's
  * hart_store; a host write through mem_note_write: loader, HTIF, syscalls), at a reset,
  * and when translation, PMP or triggers change (hart_update_xlate); while h->xlate every
- * call returns a new value. A change forgets every watch. hart_ram_watch watches the RAM
- * pages of [addr, addr + n) and returns true, or returns false (watching nothing) while
- * h->xlate or when the range is not all RAM. */
+ * call returns a new value. A change forgets every watch. hart_ram_watch watches
+ * [addr, addr + n) (what is watched is the hull of the watches since the last change:
+ * stores into its pages take the hart's slow paths) and returns true, or returns false (watching
+ * nothing) while h->xlate or when the range is not all RAM. */
 uint64_t hart_ram_epoch(hart *h);
 bool hart_ram_watch(hart *h, uint64_t addr, uint64_t n);
 

@@ -580,8 +580,8 @@ static void rt_run_loop(fixture *f, uint64_t addr, uint64_t iters, unsigned n)
 
 /* Every store path of the hart, run by the interpreter's fast loop, the commit-log loop
  * (every instruction by its handler) and translated code, changes the epoch when it
- * writes a watched page, and only then; the change forgets the watch (a second store
- * leaves the new epoch). */
+ * writes watched bytes, and only then (not other bytes of their page); the change forgets the watch
+ * (a second store leaves the new epoch). */
 static void rt_epoch_store_paths(void **state)
 {
     fixture *f = *state;
@@ -605,6 +605,8 @@ static void rt_epoch_store_paths(void **state)
             assert_int_equal(hart_ram_epoch(f->h), e0);
             rt_run_loop(f, RT_DATA + 0x1000, 50, n); /* another page: no change */
             assert_int_equal(hart_ram_epoch(f->h), e0);
+            rt_run_loop(f, RT_WATCH + 64, 3, n); /* the page, not the bytes: no change */
+            assert_int_equal(hart_ram_epoch(f->h), e0);
             rt_run_loop(f, RT_WATCH + 8, 1, n);
             uint8_t *w = mem_ptr(f->m, RT_WATCH + 8, 1);
             assert_int_equal(*w, p == 5 ? 0x11 : p == 6 ? 0x11 : 0x88);
@@ -624,16 +626,22 @@ static void rt_epoch_store_paths(void **state)
 }
 
 /* Host writes (loader, HTIF, syscalls: mem_note_write) change the epoch when they touch a
- * watched page or lie outside RAM; a reset and a change of translation or PMP change it;
- * while translation is on every call gives a new epoch and nothing can be watched; a
+ * watched byte (the hull of the watches) or lie outside RAM; a reset and a change of translation or
+ * PMP change it; while translation is on every call gives a new epoch and nothing can be watched; a
  * watch must lie in RAM. */
 static void rt_epoch_other_writes(void **state)
 {
     fixture *f = *state;
-    assert_true(hart_ram_watch(f->h, RT_WATCH, 4096));
+    assert_true(hart_ram_watch(f->h, RT_WATCH + 8, 8));
+    assert_true(hart_ram_watch(f->h, RT_WATCH + 256, 3840)); /* the hull: 8 .. 4096 */
     uint64_t e = hart_ram_epoch(f->h);
     put32(f, RT_DATA, 1);
+    put32(f, RT_WATCH + 4, 1);
     assert_int_equal(hart_ram_epoch(f->h), e);
+    put32(f, RT_WATCH + 128, 1);
+    assert_true(hart_ram_epoch(f->h) != e);
+    assert_true(hart_ram_watch(f->h, RT_WATCH, 4096));
+    e = hart_ram_epoch(f->h);
     put32(f, RT_WATCH + 4092, 1);
     assert_true(hart_ram_epoch(f->h) != e);
     e = hart_ram_epoch(f->h);
@@ -643,7 +651,7 @@ static void rt_epoch_other_writes(void **state)
     assert_true(hart_ram_epoch(f->h) != e);
     /* the units' and the debugger's stores (hart_store, hart_quiet_store) */
     for (int quiet = 0; quiet < 2; quiet++) {
-        assert_true(hart_ram_watch(f->h, RT_WATCH, 8));
+        assert_true(hart_ram_watch(f->h, RT_WATCH, 4096));
         e = hart_ram_epoch(f->h);
         assert_true(quiet ? hart_quiet_store(f->h, RT_WATCH + 4095, 1, 7)
                           : hart_store(f->h, RT_WATCH + 4095, 1, 7));
