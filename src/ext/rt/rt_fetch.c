@@ -96,6 +96,17 @@ rt_fetch_status rt_fetch_elem(rt_fetch *f, uint64_t addr, rt_elem e, float *x)
 /* REQ: RT-033 RT-038 RT-089 */
 rt_fetch_status rt_fetch_node(rt_fetch *f, uint64_t addr, unsigned ntiles, uint8_t bytes[128])
 {
+    /* what fetch would copy, with a copy of constant size (a node fill is one per tile
+     * the offload engine first visits) */
+    const uint8_t *run = rt_fetch_run(f, addr, 64u * ntiles, 64u * ntiles);
+    if (run && ntiles == 1) {
+        memcpy(bytes, run, 64);
+        return RT_FETCH_OK;
+    }
+    if (run && ntiles == 2) {
+        memcpy(bytes, run, 128);
+        return RT_FETCH_OK;
+    }
     return fetch(f, addr, 64u * ntiles, 8, 8 * ntiles, bytes);
 }
 

@@ -86,11 +86,32 @@ typedef struct {
 } block_state;
 _Static_assert(sizeof(block_state) == 64, "a block's state is one cache line");
 
+/* What the cache's generation was decoded under, recorded at the end of the job that
+ * last used it (cache_job_end): the next job keeps the generation only when all of it is
+ * the same (cache_job_start). A node entry depends on the tile's bytes and on the tile
+ * count, whose alignment check a cached address skips (Node8); a leaf entry on its
+ * TriRange's and triangles' bytes, on the element format (only FP32 leaves are cached)
+ * and on tri_buf (its triangle pointer). The BVH base is not part of an entry (children
+ * are kept as offsets from it). */
+typedef struct {
+    bool valid; /* the last job ended with its whole range watched (epoch below) */
+    void *ctx;  /* the memory: its object and callbacks */
+    uint64_t (*epoch_fn)(void *ctx);
+    bool (*watch)(void *ctx, uint64_t addr, uint64_t n);
+    const uint8_t *(*map)(void *ctx, uint64_t addr, unsigned size);
+    bool (*load)(void *ctx, uint64_t addr, unsigned size, uint64_t *val);
+    uint64_t epoch; /* its value at the end of that job, after the watch */
+    rt_elem e;
+    bool node8;
+    uint64_t tri_buf;
+} cache_keep;
+
 /* Besides the cache, a pool of threads - 1 workers that stay between jobs: a split job
  * wakes them and waits until every one of them is back. */
 struct rt_job_engine {
     unsigned threads; /* tracing threads: the caller's and the workers */
     node_cache cache;
+    cache_keep keep;
     ray_out *ring;       /* a split job's traced results its tracers did not keep (ring_blocks
                             blocks) */
     block_state *blocks; /* per ring slot */
@@ -233,7 +254,17 @@ typedef struct {
     rt_fetch fetch;     /* rays and BVH records (SVMEM rules, rt_fetch.h); map_only in a tracer
                            thread of a split job */
     rt_node4w spill[2]; /* a node visited but not kept in the cache */
+    rt_ray_pre *ray;    /* the ray being traced (trace_slot), prepared for the slab tests;
+                           its shear at its first leaf (ray_sheared) */
 } job_ctx;
+
+/* The ray being traced, with its triangle tests' shear prepared: what its first leaf
+ * needs. */
+static rt_ray_pre *ray_sheared(const job_ctx *c)
+{
+    rt_ray_prepare_shear(c->ray);
+    return c->ray;
+}
 
 /* REQ: RT-089 RT-096 */
 static bool fault(job_ctx *c, rt_job_status st, uint64_t addr)
@@ -252,23 +283,21 @@ static bool spend(job_ctx *c, uint64_t units)
     return true;
 }
 
-/* n bytes at a (already alignment-checked) in 8/4/2/1-byte loads. */
+/* n bytes at a (8-byte aligned, n a multiple of 8: a queue descriptor) as 8-byte loads, so
+ * that a word which is only partly accessible faults at its own address. */
 /* REQ: RT-088 RT-097 */
-static bool load_bytes(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
+static bool load_words(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
 {
-    unsigned i = 0;
-    while (i < n) {
-        unsigned sz = n - i >= 8 ? 8 : n - i >= 4 ? 4 : n - i >= 2 ? 2 : 1;
+    for (unsigned i = 0; i < n; i += 8) {
         uint64_t v;
-        if (!c->m->load(c->m->ctx, a + i, sz, &v)) return fault(c, RT_JOB_MEM_FAULT, a + i);
-        rt_le_put(buf + i, sz, v);
-        i += sz;
+        if (!c->m->load(c->m->ctx, a + i, 8, &v)) return fault(c, RT_JOB_MEM_FAULT, a + i);
+        rt_le_put(buf + i, 8, v);
     }
     return true;
 }
 
 /* Queue descriptors: ordinary reads (the records go through rt_fetch), n bytes at a
- * (already alignment-checked). */
+ * (8-byte aligned, n a multiple of 8). */
 static bool read_plain(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
 {
     const uint8_t *p = c->m->map ? c->m->map(c->m->ctx, a, n) : NULL;
@@ -276,7 +305,7 @@ static bool read_plain(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
         memcpy(buf, p, n);
         return true;
     }
-    return load_bytes(c, a, n, buf);
+    return load_words(c, a, n, buf);
 }
 
 /* The one write path (queue entries, TAIL, HEAD): n bytes at a, written at host (the
@@ -318,10 +347,13 @@ static bool aligned(job_ctx *c, uint64_t a, uint64_t align)
     return true;
 }
 
+/* Adds [a, a + n) to the range of the records the generation holds; one that reaches the
+ * end of the address space extends it to there (never an empty-looking range). */
 static void cache_range(node_cache *nc, uint64_t a, uint64_t n)
 {
+    uint64_t end = a + n < a ? UINT64_MAX : a + n;
     if (a < nc->lo) nc->lo = a;
-    if (a + n > nc->hi) nc->hi = a + n;
+    if (end > nc->hi) nc->hi = end;
 }
 
 /* The decoded node (nn tiles) at a, from the cache or fetched (rt_fetch.h: alignment,
@@ -429,10 +461,10 @@ typedef struct {
     bool cull, any, node8;
     unsigned eps;
     uint64_t bvh, tri_buf;
-    /* The ray queue's records [rays_base, rays_end) read in place (rays_in_place), or
-     * rays NULL: fetched one by one. */
+    /* The ray queue's records, every slot of it, read in place from rays (rays_in_place),
+     * the slot at rays_base first; or rays NULL: fetched one by one. */
     const uint8_t *rays;
-    uint64_t rays_base, rays_end;
+    uint64_t rays_base;
 } trav_cfg;
 
 typedef rt_tri_hit trav_hit;
@@ -610,7 +642,7 @@ __attribute__((always_inline)) static inline bool traverse_as(job_ctx *c, const 
          * saves them around the calls of those cases. */
         if (__builtin_expect((child & KIND_MASK) == RT_CHILD_LEAF, 0)) {
             if (!lr_set) {
-                rt_leaf_ray_init(p, k->cull, k->eps, k->any, &lr);
+                rt_leaf_ray_init(ray_sheared(c), k->cull, k->eps, k->any, &lr);
                 lr_set = true;
             }
             if (!leaf(c, k, &lr, addr, best)) return false;
@@ -718,19 +750,22 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
     return traverse_as(c, k, p, tmin, tmax_w, best, false);
 }
 
-/* Fetches the ray at ray_addr (a ray queue slot) and traces it. */
+/* Fetches the ray at ray_addr (a ray queue slot) into p->r, prepares p and traces it. p is
+ * the caller's, one for all its rays (inlined in the ray loops: no frame per ray). */
 /* REQ: RT-040 RT-117 */
-static bool trace_slot(job_ctx *c, const trav_cfg *k, uint64_t ray_addr, trav_hit *h)
+__attribute__((always_inline)) static inline bool
+trace_slot(job_ctx *c, const trav_cfg *k, uint64_t ray_addr, rt_ray_pre *p, trav_hit *h)
 {
     cache_fit(c->nc);
-    rt_ray ray;
-    if (k->rays && ray_addr >= k->rays_base && ray_addr < k->rays_end)
-        rt_ray_decode(k->rays + (ray_addr - k->rays_base), k->e, &ray);
-    else if (!fetched(c, rt_fetch_ray(&c->fetch, ray_addr, k->e, &ray)))
+    if (k->rays) /* ray_addr is one of its slots */
+        rt_ray_decode(k->rays + (ray_addr - k->rays_base), k->e, &p->r);
+    else if (!fetched(c, rt_fetch_ray(&c->fetch, ray_addr, k->e, &p->r)))
         return false;
-    rt_ray_pre p;
-    rt_ray_prepare(&ray, &p);
-    return traverse(c, k, &p, h);
+    /* Most rays of a scene reach no leaf (primary rays that miss it, rays whose boxes all
+     * miss): the triangle tests' shear waits for the first leaf. */
+    rt_ray_prepare_slab(p);
+    c->ray = p;
+    return traverse(c, k, p, h);
 }
 
 /* ---- the job ---- */
@@ -772,7 +807,8 @@ _Static_assert(sizeof(ray_out) == 24, "ray_out is 24 bytes");
 /* The hit or miss of a traced ray: t, u, v rounded once to the element format under the
  * snapshot's policy (rt_result_encode). */
 /* REQ: RT-082 RT-085 */
-static void ray_result(const trav_cfg *k, const cap_snap *s, const trav_hit *h, ray_out *o)
+__attribute__((always_inline)) static inline void ray_result(const trav_cfg *k, const cap_snap *s,
+                                                             const trav_hit *h, ray_out *o)
 {
     if (!h->hit) {
         o->kind = OUT_MISS;
@@ -785,7 +821,7 @@ static void ray_result(const trav_cfg *k, const cap_snap *s, const trav_hit *h, 
     o->u = rt_result_encode(h->u, k->e, &s->pol, &f);
     o->v = rt_result_encode(h->v, k->e, &s->pol, &f);
     o->flags = f;
-    o->trap = cap_trap_flags(s, f) != 0;
+    o->trap = f != 0 && cap_trap_flags(s, f) != 0; /* no flag traps nothing */
 }
 
 /* Ray i's hit entry (its 24 bytes, the last 4 zero) from its traced result. */
@@ -802,7 +838,8 @@ static inline void hit_entry(uint8_t *ent, uint32_t i, const ray_out *o)
 /* Appends ray i's hit or miss entry (nothing at all for a masked-off lane, RT 8.2/8.3) and
  * advances the ray queue's HEAD; false when the job ends. */
 /* REQ: RT-120 RT-082 RT-083 RT-085 RT-088 RT-044 RT-091 RT-094 RT-095 */
-static bool emit(job_ctx *c, queue *rq, queue *hq, queue *mq, uint32_t i, const ray_out *o)
+__attribute__((always_inline)) static inline bool emit(job_ctx *c, queue *rq, queue *hq, queue *mq,
+                                                       uint32_t i, const ray_out *o)
 {
     rt_job_result *r = c->r;
     if (o->kind == OUT_HIT) {
@@ -886,6 +923,8 @@ struct split_job {
     atomic_uint tracing;                     /* workers still taking blocks */
     atomic_bool placing_done;                /* no block is placed any more */
     atomic_uint_fast64_t evict;              /* the workers' cache evictions */
+    /* The address range of the records the tracers cached: [~nlo, hi) (0, 0: none) */
+    atomic_uint_fast64_t nlo, hi;
 };
 
 /* A tracer thread's state. It reads private copies of what it consults at every ray or
@@ -943,6 +982,37 @@ static void tracer_init(tracer *tr, split_job *sj)
                                           .clear = {sj->rays[0], sj->rays[1]}}};
 }
 
+static void atomic_max(atomic_uint_fast64_t *x, uint64_t v)
+{
+    uint_fast64_t old = atomic_load_explicit(x, memory_order_relaxed);
+    while (old < v && !atomic_compare_exchange_weak_explicit(x, &old, v, memory_order_relaxed,
+                                                             memory_order_relaxed)) {
+    }
+}
+
+/* A tracer has finished its share of a split job: its evictions and the range of what it
+ * cached go to the job (the engine's record of them is updated after the job). */
+static void tracer_done(split_job *sj, const tracer *tr)
+{
+    atomic_fetch_add(&sj->evict, tr->view.evict);
+    if (tr->view.lo >= tr->view.hi) return;
+    atomic_max(&sj->nlo, ~tr->view.lo);
+    atomic_max(&sj->hi, tr->view.hi);
+}
+
+/* After a round of a split job (no tracer running; tr: the calling thread's): the
+ * engine's table takes the tracers' evictions and the range of the records they cached,
+ * which stay valid: a tracer read nothing the job writes (rt_fetch.forbid), and
+ * cache_job_start dropped any kept entry the job's writes overlap. */
+static void split_cache_done(split_job *sj, const tracer *tr)
+{
+    tracer_done(sj, tr);
+    node_cache *nc = &sj->eng->cache;
+    nc->evict += atomic_exchange(&sj->evict, 0);
+    uint64_t hi = atomic_exchange(&sj->hi, 0), lo = ~(uint64_t)atomic_exchange(&sj->nlo, 0);
+    if (lo < hi) cache_range(nc, lo, hi - lo);
+}
+
 static block_state *block_of(const split_job *sj, uint64_t b)
 {
     return &sj->eng->blocks[b % sj->ring];
@@ -975,6 +1045,7 @@ static bool trace_block(split_job *sj, tracer *tr, uint64_t b)
     unsigned slot = (tr->kept_first + tr->kept_n) % SPLIT_KEEP;
     ray_out *o0 = keep ? tr->kept[slot] : ring_of(sj, b), *o = o0;
     unsigned rsz = rt_ray_bytes(tr->k.e);
+    rt_ray_pre p;
     uint32_t cap = tr->ray_cap, i = (uint32_t)(((uint64_t)tr->ray_head + j0) % cap);
     for (uint32_t j = j0; j < j1; j++, o++, i = i + 1 == cap ? 0 : i + 1) {
         if ((tr->lanes_off >> (j % 64)) & 1) { /* masked-off lane: not traced */
@@ -986,7 +1057,7 @@ static bool trace_block(split_job *sj, tracer *tr, uint64_t b)
         tr->scratch.events = 0;
         tr->c.fetch.inv_miss = false;
         trav_hit h;
-        if (trace_slot(&tr->c, &tr->k, tr->ray_base + (uint64_t)i * rsz, &h)) {
+        if (trace_slot(&tr->c, &tr->k, tr->ray_base + (uint64_t)i * rsz, &p, &h)) {
             ray_result(&tr->k, &tr->s, &h, o);
         } else {
             if (tr->c.fetch.declined) {
@@ -1108,7 +1179,7 @@ static void split_work(split_job *sj)
     }
     atomic_fetch_sub_explicit(&sj->tracing, 1, memory_order_release);
     kept_flush(sj, &tr, true);
-    atomic_fetch_add(&sj->evict, tr.view.evict);
+    tracer_done(sj, &tr);
     rt_rne_leave(mode);
 }
 
@@ -1415,8 +1486,46 @@ static uint32_t split_run(split_job *sj, job_ctx *c, queue *rq, queue *hq, queue
     atomic_store_explicit(&sj->placing_done, true, memory_order_release);
     kept_flush(sj, &tr, true);
     pool_wait(eng);
-    eng->cache.evict += tr.view.evict + atomic_load(&sj->evict);
+    split_cache_done(sj, &tr);
     return j;
+}
+
+/* A job keeps the generation of the job before it on this engine (the decoded nodes and
+ * leaves stay valid) only when nothing they were decoded from can have changed: the same
+ * memory offers an epoch, which has not changed since that job watched every record it
+ * cached (cache_job_end), the entries depend on nothing else that differs (cache_keep),
+ * and nothing this job writes (wr, job_writes) overlaps them. Otherwise it starts a new
+ * generation (an empty cache). Either way a store of the job over what it has cached
+ * starts one (store_bytes). */
+static void cache_job_start(node_cache *nc, const cache_keep *kept, const rt_job_mem *m,
+                            const trav_cfg *k, const uint64_t wr[5][2])
+{
+    bool same = kept->valid && m->epoch && m->watch && kept->ctx == m->ctx &&
+                kept->epoch_fn == m->epoch && kept->watch == m->watch && kept->map == m->map &&
+                kept->load == m->load && kept->e == k->e && kept->node8 == k->node8 &&
+                kept->tri_buf == k->tri_buf &&
+                (nc->lo >= nc->hi || writes_apart(wr, nc->lo, nc->hi));
+    if (!same || m->epoch(m->ctx) != kept->epoch) cache_new_gen(nc);
+}
+
+/* At the end of a job (no tracer running): every record the generation holds, as one
+ * range, is watched, and the epoch after that recorded for the next job. A memory without
+ * an epoch, or one that cannot watch all of it (not plain memory), keeps nothing. */
+static void cache_job_end(rt_job_engine *eng, const rt_job_mem *m, const trav_cfg *k)
+{
+    const node_cache *nc = &eng->cache;
+    if (!m->epoch || !m->watch) return;
+    if (nc->lo < nc->hi && !m->watch(m->ctx, nc->lo, nc->hi - nc->lo)) return;
+    eng->keep = (cache_keep){.valid = true,
+                             .ctx = m->ctx,
+                             .epoch_fn = m->epoch,
+                             .watch = m->watch,
+                             .map = m->map,
+                             .load = m->load,
+                             .epoch = m->epoch(m->ctx),
+                             .e = k->e,
+                             .node8 = k->node8,
+                             .tri_buf = k->tri_buf};
 }
 
 /* The whole ray array as one host pointer (k->rays), when rt_fetch_ray would read every
@@ -1434,7 +1543,6 @@ static void rays_in_place(const job_ctx *c, trav_cfg *k, const queue *rq, const 
     uint64_t lo = rq->base, hi = rq->base + (uint64_t)rq->cap * rsz;
     k->rays = rt_fetch_run(&c->fetch, lo, rsz / 8, hi - lo);
     k->rays_base = lo;
-    k->rays_end = hi;
 }
 
 void rt_job_run(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m, rt_job_result *r)
@@ -1454,7 +1562,9 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
         return;
     }
     node_cache *nc = &eng->cache;
-    cache_new_gen(nc);
+    /* The record of the last job is used once: a job that ends early keeps nothing. */
+    cache_keep kept = eng->keep;
+    eng->keep.valid = false;
     job_ctx c = {.m = m, .r = r, .nc = nc};
     uint64_t xcap = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_CAP);
     uint64_t descpol = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_DESCPOL);
@@ -1510,6 +1620,7 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
     uint64_t rays_end = rq.base + (uint64_t)rq.cap * rsz;
     bool rays_apart = writes_apart(wr, rq.base, rays_end);
     rays_in_place(&c, &cfg, &rq, &hq, &mq, rays_apart);
+    cache_job_start(nc, &kept, m, &cfg, wr);
 
     int mode = rt_rne_enter();
     uint32_t n = (uint32_t)(((uint64_t)rq.tail + rq.cap - rq.head) % rq.cap);
@@ -1539,19 +1650,18 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
             sj.b1 = blocks - sj.b0 > sj.ring ? sj.b0 + sj.ring : blocks;
             j = split_run(&sj, &c, &rq, &hq, &mq, &ended);
         }
-        /* The tracers kept no address range for the job's stores to check: what follows
-         * reads again. */
         cache_fit_job(nc);
-        cache_new_gen(nc);
     }
     /* Ray j of the job is its lane j (RT 8.2): a masked-off lane is not traced, and a
      * fault of lane j > 0 under fault-only-first stops the job there (errata P-320). */
     uint32_t i = (uint32_t)(((uint64_t)rq.head + j) % rq.cap);
+    rt_ray_pre p;
     for (; !ended && j < n; j++, i = i + 1 == rq.cap ? 0 : i + 1) {
-        ray_out o = {.kind = OUT_MASKED};
+        ray_out o;
+        o.kind = OUT_MASKED; /* the only field emit reads of a masked lane */
         if (!((jd->lanes_off >> (j % 64)) & 1)) {
             trav_hit h;
-            if (!trace_slot(&c, &cfg, rq.base + (uint64_t)i * rsz, &h)) {
+            if (!trace_slot(&c, &cfg, rq.base + (uint64_t)i * rsz, &p, &h)) {
                 ended = true;
                 break;
             }
@@ -1567,5 +1677,6 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
         if (fof && j > 0 && (r->status == RT_JOB_MEM_FAULT || r->status == RT_JOB_MISALIGNED))
             r->status = RT_JOB_FOF_STOP;
     }
+    cache_job_end(eng, m, &cfg);
     rt_rne_leave(mode);
 }
