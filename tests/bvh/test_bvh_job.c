@@ -244,7 +244,9 @@ static void run_mesh(const char *name, bool tri_buf, unsigned threads)
     free(t);
 }
 
-/* Every procedural mesh, tri_buf 0 and tri_buf set. */
+/* Every procedural mesh, tri_buf 0 and tri_buf set. Random directions in every octant: the
+ * traversal's slab test by the reciprocals' signs (its near and far planes per axis) must
+ * keep every child the brute-force hit lies in. REQ: RT-056 */
 static void test_job_matches_brute_force(void **state)
 {
     (void)state;
