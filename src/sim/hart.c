@@ -161,9 +161,47 @@ void hart_code_written(hart *h, uint64_t a, uint64_t n)
     }
 }
 
+/* A host write (loader, HTIF, syscalls): anything not all in RAM counts as touching
+ * every page. */
 static void mem_hook(void *ctx, uint64_t addr, uint64_t n)
 {
-    hart_code_written(ctx, addr, n);
+    hart *h = ctx;
+    hart_code_written(h, addr, n);
+    uint64_t off = addr - h->ram_base;
+    if (off >= h->ram_size || n > h->ram_size - off) {
+        hart_rt_written(h);
+        return;
+    }
+    if (addr < h->rt_hi && addr + n > h->rt_lo) hart_rt_written(h);
+}
+
+void hart_rt_written(hart *h)
+{
+    h->rt_epoch++;
+    for (uint64_t p = h->rt_pg_lo; p < h->rt_pg_hi; p++)
+        h->page_flags[p] &= (uint8_t)~PAGE_RT;
+    h->rt_pg_lo = h->rt_pg_hi = 0;
+    h->rt_lo = h->rt_hi = 0;
+}
+
+uint64_t hart_ram_epoch(hart *h)
+{
+    if (h->xlate) hart_rt_written(h);
+    return h->rt_epoch;
+}
+
+bool hart_ram_watch(hart *h, uint64_t addr, uint64_t n)
+{
+    uint64_t off = addr - h->ram_base;
+    if (h->xlate || n == 0 || off >= h->ram_size || n > h->ram_size - off) return false;
+    uint64_t p0 = off >> 12, p1 = ((off + n - 1) >> 12) + 1;
+    for (uint64_t p = p0; p < p1; p++)
+        h->page_flags[p] |= PAGE_RT;
+    if (h->rt_pg_lo >= h->rt_pg_hi || p0 < h->rt_pg_lo) h->rt_pg_lo = p0;
+    if (p1 > h->rt_pg_hi) h->rt_pg_hi = p1;
+    if (h->rt_lo >= h->rt_hi || addr < h->rt_lo) h->rt_lo = addr;
+    if (addr + n > h->rt_hi) h->rt_hi = addr + n;
+    return true;
 }
 
 /* ---- lifetime ---- */
@@ -254,7 +292,7 @@ void hart_reset(hart *h, uint64_t reset_pc)
     h->exit_code = 0;
     h->resv_valid = false;
     h->slice_base = 0;
-    hart_update_xlate(h, true);
+    hart_update_xlate(h, true); /* also a new RAM epoch for the RT engine (pmp = true) */
     hart_icache_flush(h);
     for (unsigned i = 0; i < h->unit_count; i++)
         if (h->units[i]->reset) h->units[i]->reset(h, h->unit_ctx[i]);
@@ -463,6 +501,7 @@ void hart_store_notify(hart *h, uint64_t a, unsigned n)
     uint64_t off = a - h->ram_base;
     unsigned f = h->page_flags[off >> 12] | h->page_flags[(off + n - 1) >> 12];
     if (f & PAGE_CODE) hart_code_written(h, a, n);
+    if ((f & PAGE_RT) && a < h->rt_hi && a + n > h->rt_lo) hart_rt_written(h);
     if ((f & PAGE_WATCH) && a < h->watch_hi && a + n > h->watch_lo && h->poll) {
         h->poll(h, h->poll_ctx);
         h->stop = true; /* finish this instruction, then re-check */
@@ -1076,7 +1115,8 @@ static void run_fast(hart *h, int64_t n)
         WX(conv);                                                                                  \
         NEXT_SEQ();                                                                                \
     }
-/* RAM only, and neither over decoded code nor over the watch window. SRC is the
+/* RAM only, and neither over decoded code, a page the RT engine watches, nor the watch
+ * window. SRC is the
  * register file the value comes from (x, or f for fsw/fsd, which need FS != Off). */
 #define STOREK(name, nb, T, SRC, COND)                                                             \
     name : {                                                                                       \
@@ -1084,7 +1124,7 @@ static void run_fast(hart *h, int64_t n)
         if (UNLIKELY(!(COND))) goto k_call;                                                        \
         if (UNLIKELY(off >= lim)) goto k_call;                                                     \
         if (UNLIKELY(pflags[off >> 12] | pflags[(off + nb - 1) >> 12]) &&                          \
-            ((pflags[off >> 12] | pflags[(off + nb - 1) >> 12]) & PAGE_CODE ||                     \
+            ((pflags[off >> 12] | pflags[(off + nb - 1) >> 12]) & (PAGE_CODE | PAGE_RT) ||         \
              (off + base < h->watch_hi && off + base + nb > h->watch_lo)))                         \
             goto k_call;                                                                           \
         T t = (T)SRC[d->rs2];                                                                      \

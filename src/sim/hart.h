@@ -163,7 +163,13 @@ struct hart {
     sim_mem *mem;
     uint8_t *ram;
     uint64_t ram_base, ram_size;
-    uint8_t *page_flags; /* per 4 KiB RAM page: PAGE_CODE | PAGE_WATCH (hart_int.h) */
+    uint8_t *page_flags; /* per 4 KiB RAM page: PAGE_CODE | PAGE_WATCH | PAGE_RT (hart_int.h) */
+    /* RAM as the RT offload engine keeps decoded records of it (hart_ram_epoch): the
+     * epoch, the watched bytes [rt_lo, rt_hi) (the hull of the watches; empty: none) and
+     * the pages [rt_pg_lo, rt_pg_hi) holding every PAGE_RT page */
+    uint64_t rt_epoch;
+    uint64_t rt_lo, rt_hi;
+    uint64_t rt_pg_lo, rt_pg_hi;
 
     /* decoded-instruction cache */
     hart_insn *icache;
@@ -351,6 +357,18 @@ bool hart_mem_ok(hart *h, uint64_t addr, unsigned size, bool store);
  * false without raising or logging; a performed access is logged like a base one. */
 bool hart_quiet_load(void *hart_ctx, uint64_t addr, unsigned size, uint64_t *val);
 bool hart_quiet_store(void *hart_ctx, uint64_t addr, unsigned size, uint64_t val);
+/* RAM's epoch and watch in the sense of rt_mem.epoch/watch (src/ext/rt/rt_fetch.h), for
+ * the RT offload engine, whose reads of RAM go straight to h->ram while !h->xlate: the
+ * epoch changes at every write to watched bytes (any store or AMO of the hart, whatever
+ * path executes it: interpreter, fast loop, translator; a unit's or the engine's
+ * hart_store; a host write through mem_note_write: loader, HTIF, syscalls), at a reset,
+ * and when translation, PMP or triggers change (hart_update_xlate); while h->xlate every
+ * call returns a new value. A change forgets every watch. hart_ram_watch watches
+ * [addr, addr + n) (what is watched is the hull of the watches since the last change:
+ * stores into its pages take the hart's slow paths) and returns true, or returns false (watching
+ * nothing) while h->xlate or when the range is not all RAM. */
+uint64_t hart_ram_epoch(hart *h);
+bool hart_ram_watch(hart *h, uint64_t addr, uint64_t n);
 
 /* The A extension's AMO with funct5 code funct5 (add 0x00, swap 0x01, xor 0x04, or 0x08,
  * and 0x0c, min 0x10, max 0x14, minu 0x18, maxu 0x1c) of size 4 or 8 bytes at addr with

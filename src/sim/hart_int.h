@@ -152,6 +152,7 @@ uint8_t hart_kind_of_fp(hart_exec_fn fn);
  * notify path. */
 #define PAGE_CODE  1 /* some cache entry was decoded from this page */
 #define PAGE_WATCH 2 /* holds part of the poll's watch window (HTIF tohost) */
+#define PAGE_RT    4 /* holds bytes the RT offload engine watches (hart_ram_watch) */
 
 /* Slow paths (hart.c / clint.c). The load slow path returns by value so that the fast
  * path's result stays in a register. */
@@ -163,6 +164,9 @@ hart_ldres hart_load_slow(hart *h, uint64_t a, unsigned n);
 bool hart_store_slow(hart *h, uint64_t a, unsigned n, uint64_t v);
 void hart_store_notify(hart *h, uint64_t a, unsigned n);
 void hart_code_written(hart *h, uint64_t a, uint64_t n);
+/* A write reached bytes the RT engine watches (or may have: a reset, a change of
+ * translation): a new RAM epoch, every watch and PAGE_RT flag cleared. */
+void hart_rt_written(hart *h);
 /* Drops every decoded instruction (reset, fence.i, a unit registered). */
 void hart_icache_flush(hart *h);
 void hart_trace_mem(hart *h, uint64_t a, unsigned n, uint64_t v, bool store);

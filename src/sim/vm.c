@@ -120,6 +120,8 @@ void hart_update_xlate(hart *h, bool pmp)
     for (unsigned i = 0; i < HART_NTRIG; i++)
         if ((h->tdata1[i] >> 60) == 2 && (h->tdata1[i] & (MC_LOAD | MC_STORE | MC_EXEC)))
             careful = true;
+    /* The RT engine's kept records were read from RAM as it was mapped (hart_ram_epoch). */
+    if (pmp || h->xlate != (x || careful)) hart_rt_written(h);
     h->xlate = x || careful;
     h->xlate_careful = careful;
 }

@@ -21,6 +21,7 @@
 
 #include "cap.h"
 #include "rt_job.h"
+#include "rt_result_eq.h"
 #include "xphmg/bvh.h"
 
 typedef float tri9[9];
@@ -40,12 +41,50 @@ typedef struct {
     store_rec *log; /* when set: every store, in order (log_cap entries at most) */
     size_t nlog, log_cap;
     uint64_t hole_lo, hole_hi; /* map() serves nothing in [hole_lo, hole_hi) (loads do) */
+    bool hole_faults;          /* loads fault in the hole too */
+    /* rt_job_mem.epoch/watch (fake_write and the job's stores keep the contract) */
+    uint64_t epoch, w_lo, w_hi; /* the watched range [w_lo, w_hi) (empty: none) */
+    bool watch_refused;         /* watch() answers false */
+    unsigned maps;              /* map() calls */
 } fake;
+
+/* A write over the watched range changes the epoch and forgets the watch (rt_fetch.h). */
+static void fake_touch(fake *f, uint64_t a, uint64_t n)
+{
+    if (a < f->w_hi && f->w_lo < a + n) {
+        f->epoch++;
+        f->w_lo = f->w_hi = 0;
+    }
+}
+
+/* The host (a guest between jobs) writes n bytes at a. */
+static void fake_write(fake *f, uint64_t a, const void *src, size_t n)
+{
+    memcpy(f->ram + (a - LOAD_ADDR), src, n);
+    fake_touch(f, a, n);
+}
+
+static uint64_t f_epoch(void *ctx)
+{
+    return ((fake *)ctx)->epoch;
+}
+
+static bool f_watch(void *ctx, uint64_t a, uint64_t n)
+{
+    fake *f = ctx;
+    if (f->watch_refused || a < LOAD_ADDR || a - LOAD_ADDR > f->size ||
+        n > f->size - (a - LOAD_ADDR))
+        return false;
+    if (f->w_lo >= f->w_hi || a < f->w_lo) f->w_lo = a;
+    if (a + n > f->w_hi) f->w_hi = a + n;
+    return true;
+}
 
 static bool f_load(void *ctx, uint64_t a, unsigned n, uint64_t *v)
 {
     fake *f = ctx;
     if (a < LOAD_ADDR || a - LOAD_ADDR > f->size - n) return false;
+    if (f->hole_faults && a < f->hole_hi && f->hole_lo < a + n) return false;
     *v = rt_le_get(f->ram + (a - LOAD_ADDR), n);
     return true;
 }
@@ -55,6 +94,7 @@ static bool f_store(void *ctx, uint64_t a, unsigned n, uint64_t v)
     fake *f = ctx;
     if (a < LOAD_ADDR || a - LOAD_ADDR > f->size - n) return false;
     rt_le_put(f->ram + (a - LOAD_ADDR), n, v);
+    fake_touch(f, a, n);
     if (f->log && f->nlog < f->log_cap) f->log[f->nlog++] = (store_rec){a, v, n};
     return true;
 }
@@ -64,6 +104,7 @@ static const uint8_t *f_map(void *ctx, uint64_t a, unsigned n)
     fake *f = ctx;
     if (a < LOAD_ADDR || a - LOAD_ADDR > f->size - n) return NULL;
     if (a < f->hole_hi && f->hole_lo < a + n) return NULL;
+    __atomic_fetch_add(&f->maps, 1, __ATOMIC_RELAXED);
     return f->ram + (a - LOAD_ADDR);
 }
 
@@ -154,7 +195,8 @@ static void run_mesh(const char *name, bool tri_buf, unsigned threads)
     s.pol.q = false;
     rt_job_result res;
     rt_job_mem mem = {
-        &f, f_load, f_store, threads ? f_map : NULL, NULL, threads == 2 ? f_map_w : NULL};
+        &f,   f_load, f_store, threads ? f_map : NULL, NULL, threads == 2 ? f_map_w : NULL,
+        NULL, NULL};
     if (threads) {
         rt_job_engine *e = rt_job_engine_new(threads);
         assert_non_null(e);
@@ -274,30 +316,259 @@ static void scene_free(scene *sc)
     bvh_blob_free(&sc->b);
 }
 
+/* The scene's queues as scene_make left them (nrays rays queued, empty result queues),
+ * written as a guest would between two jobs. */
+static void requeue(scene *sc, unsigned nrays)
+{
+    uint8_t d[3][RT_QUEUE_BYTES];
+    queue(d[0], nrays, nrays + 1, LOAD_ADDR + sc->rays);
+    queue(d[1], 0, nrays + 1, LOAD_ADDR + sc->hits);
+    queue(d[2], 0, nrays + 1, LOAD_ADDR + sc->misses);
+    fake_write(&sc->f, LOAD_ADDR + sc->q, d, sizeof d);
+}
+
+/* A memory with an epoch (keep = true: the engine may keep its cache between jobs) or
+ * without. */
+static rt_job_mem scene_mem(scene *sc, bool keep)
+{
+    return (rt_job_mem){&sc->f,
+                        f_load,
+                        f_store,
+                        f_map,
+                        NULL,
+                        f_map_w,
+                        keep ? f_epoch : NULL,
+                        keep ? f_watch : NULL};
+}
+
 /* A node rewritten between two jobs of one engine: the second job sees the new node.
- * The root's four children are made empty (kinds byte 60 = 0), so every ray misses. */
+ * The root's four children are made empty (kinds byte 60 = 0), so every ray misses; with
+ * an epoch, through the epoch (the write is over a watched record). */
 static void test_cache_between_jobs(void **state)
+{
+    (void)state;
+    for (unsigned threads = 1; threads <= 2; threads++)
+        for (int keep = 0; keep < 2; keep++) {
+            scene sc;
+            scene_make(&sc, 256);
+            rt_job_mem mem = scene_mem(&sc, keep);
+            rt_job_engine *e = rt_job_engine_new(threads);
+            assert_non_null(e);
+            rt_job_result r;
+            rt_job_run_ex(&sc.jd, &sc.s, &mem, e, &r);
+            assert_int_equal(r.status, RT_JOB_OK);
+            assert_int_equal(r.hits, 256);
+            /* the guest rewrites the root node, then queues the same rays again */
+            uint8_t zero = 0;
+            fake_write(&sc.f, sc.root + 60, &zero, 1);
+            requeue(&sc, 256);
+            rt_job_run_ex(&sc.jd, &sc.s, &mem, e, &r);
+            assert_int_equal(r.status, RT_JOB_OK);
+            assert_int_equal(r.hits, 0);
+            assert_int_equal(r.misses, 256);
+            rt_job_engine_free(e);
+            scene_free(&sc);
+        }
+}
+
+/* Two jobs of the same rays over a memory that nothing writes between them: with an
+ * epoch the second reads (map) almost nothing again, its decoded nodes and leaves kept;
+ * without one, or when the memory cannot watch the records, it reads every record again.
+ * Both give the first job's entries. */
+static void test_cache_kept_between_jobs(void **state)
+{
+    (void)state;
+    for (unsigned threads = 1; threads <= 2; threads++)
+        for (int mode = 0; mode < 3; mode++) { /* 0 no epoch, 1 watch refused, 2 kept */
+            scene sc;
+            scene_make(&sc, 256);
+            sc.f.watch_refused = mode == 1;
+            rt_job_mem mem = scene_mem(&sc, mode > 0);
+            rt_job_engine *e = rt_job_engine_new(threads);
+            assert_non_null(e);
+            rt_job_result r;
+            rt_job_run_ex(&sc.jd, &sc.s, &mem, e, &r);
+            assert_int_equal(r.status, RT_JOB_OK);
+            unsigned maps1 = sc.f.maps;
+            uint8_t *first = malloc(sc.f.size);
+            assert_non_null(first);
+            memcpy(first, sc.f.ram, sc.f.size);
+            requeue(&sc, 256);
+            sc.f.maps = 0;
+            rt_job_run_ex(&sc.jd, &sc.s, &mem, e, &r);
+            assert_int_equal(r.status, RT_JOB_OK);
+            assert_int_equal(r.hits, 256);
+            assert_memory_equal(first, sc.f.ram, sc.f.size);
+            assert_true(maps1 > 100);
+            if (mode == 2)
+                assert_true(sc.f.maps < 10); /* queue descriptors and the ray array */
+            else
+                assert_true(sc.f.maps > maps1 / 2); /* two threads may race to a fill */
+            free(first);
+            rt_job_engine_free(e);
+            scene_free(&sc);
+        }
+}
+
+/* Between two jobs of one engine over a memory with an epoch, the guest rewrites every
+ * TriRange (count 0: no triangle): the second job misses every ray. */
+static void test_cache_kept_trirange_rewritten(void **state)
 {
     (void)state;
     for (unsigned threads = 1; threads <= 2; threads++) {
         scene sc;
         scene_make(&sc, 256);
-        rt_job_mem mem = {&sc.f, f_load, f_store, f_map, NULL, f_map_w};
+        rt_job_mem mem = scene_mem(&sc, true);
         rt_job_engine *e = rt_job_engine_new(threads);
         assert_non_null(e);
         rt_job_result r;
         rt_job_run_ex(&sc.jd, &sc.s, &mem, e, &r);
-        assert_int_equal(r.status, RT_JOB_OK);
         assert_int_equal(r.hits, 256);
-        /* the guest rewrites the root node, then queues the same rays again */
-        sc.f.ram[sc.root - LOAD_ADDR + 60] = 0;
-        queue(sc.f.ram + sc.q, 256, 257, LOAD_ADDR + sc.rays);
-        queue(sc.f.ram + sc.q + RT_QUEUE_BYTES, 0, 257, LOAD_ADDR + sc.hits);
-        queue(sc.f.ram + sc.q + 2 * RT_QUEUE_BYTES, 0, 257, LOAD_ADDR + sc.misses);
+        bvh_header h;
+        bvh_header_decode(sc.b.data, &h);
+        uint32_t zero = 0;
+        for (uint32_t i = 0; i < h.range_count; i++)
+            fake_write(&sc.f, LOAD_ADDR + h.ranges_off + 16u * i + 4, &zero, 4);
+        requeue(&sc, 256);
         rt_job_run_ex(&sc.jd, &sc.s, &mem, e, &r);
         assert_int_equal(r.status, RT_JOB_OK);
         assert_int_equal(r.hits, 0);
         assert_int_equal(r.misses, 256);
+        rt_job_engine_free(e);
+        scene_free(&sc);
+    }
+}
+
+/* The result of job b on engine e (warm from earlier jobs) is that of the same job on a
+ * fresh engine over the same memory: the whole memory afterwards, status and counts. */
+static void same_as_fresh(scene *sc, const rt_job_desc *jd, rt_job_engine *e, unsigned threads)
+{
+    uint8_t *before = malloc(sc->f.size);
+    assert_non_null(before);
+    memcpy(before, sc->f.ram, sc->f.size);
+    rt_job_mem mem = scene_mem(sc, true);
+    rt_job_result r, rf;
+    rt_job_run_ex(jd, &sc->s, &mem, e, &r);
+    uint8_t *after = malloc(sc->f.size);
+    assert_non_null(after);
+    memcpy(after, sc->f.ram, sc->f.size);
+    memcpy(sc->f.ram, before, sc->f.size);
+    rt_job_engine *fresh = rt_job_engine_new(threads);
+    assert_non_null(fresh);
+    rt_job_run_ex(jd, &sc->s, &mem, fresh, &rf);
+    rt_job_engine_free(fresh);
+    assert_int_equal(r.status, rf.status);
+    assert_int_equal(r.rays, rf.rays);
+    assert_int_equal(r.hits, rf.hits);
+    assert_int_equal(r.misses, rf.misses);
+    assert_memory_equal(after, sc->f.ram, sc->f.size);
+    free(before);
+    free(after);
+}
+
+/* A second job with another tri_buf (the triangle array one triangle further on): its
+ * leaves point at other triangles than the kept ones, so it hits what a fresh engine
+ * hits. */
+static void test_cache_kept_other_tri_buf(void **state)
+{
+    (void)state;
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        scene sc;
+        scene_make(&sc, 256);
+        rt_job_mem mem = scene_mem(&sc, true);
+        rt_job_engine *e = rt_job_engine_new(threads);
+        assert_non_null(e);
+        rt_job_result r;
+        rt_job_run_ex(&sc.jd, &sc.s, &mem, e, &r);
+        assert_int_equal(r.hits, 256);
+        bvh_header h;
+        bvh_header_decode(sc.b.data, &h);
+        requeue(&sc, 256);
+        rt_job_desc jd = sc.jd;
+        jd.tri_buf = LOAD_ADDR + h.tris_off + 36;
+        same_as_fresh(&sc, &jd, e, threads);
+        rt_job_engine_free(e);
+        scene_free(&sc);
+    }
+}
+
+/* A second job whose hit queue lies over node tiles the first one cached (the root's
+ * children): it gives what a fresh engine gives (each ray sees the entries written before
+ * it), on one thread and split. */
+static void test_cache_kept_queue_over_nodes(void **state)
+{
+    (void)state;
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        scene sc;
+        scene_make(&sc, 256);
+        rt_job_mem mem = scene_mem(&sc, true);
+        rt_job_engine *e = rt_job_engine_new(threads);
+        assert_non_null(e);
+        rt_job_result r;
+        rt_job_run_ex(&sc.jd, &sc.s, &mem, e, &r);
+        assert_int_equal(r.hits, 256);
+        requeue(&sc, 256);
+        uint8_t d[RT_QUEUE_BYTES];
+        queue(d, 0, 257, sc.root + 64);
+        fake_write(&sc.f, sc.jd.hitq, d, sizeof d);
+        same_as_fresh(&sc, &sc.jd, e, threads);
+        rt_job_engine_free(e);
+        scene_free(&sc);
+    }
+}
+
+/* A second job under another element format (FP16: its rays and triangles are read as
+ * binary16, no leaf is cached) or with the Node8 option (nodes of two tiles, 128-byte
+ * aligned): what a fresh engine gives, though the first job cached FP32 leaves and
+ * single tiles at 64-byte addresses. */
+static void test_cache_kept_other_format(void **state)
+{
+    (void)state;
+    for (unsigned threads = 1; threads <= 2; threads++)
+        for (int v = 0; v < 2; v++) {
+            scene sc;
+            scene_make(&sc, 256);
+            rt_job_mem mem = scene_mem(&sc, true);
+            rt_job_engine *e = rt_job_engine_new(threads);
+            assert_non_null(e);
+            rt_job_result r;
+            rt_job_run_ex(&sc.jd, &sc.s, &mem, e, &r);
+            assert_int_equal(r.hits, 256);
+            requeue(&sc, 256);
+            rt_job_desc jd = sc.jd;
+            if (v == 0)
+                sc.s.pet = CAP_T_FP16;
+            else
+                jd.opts |= RT_OPT_NODE8;
+            same_as_fresh(&sc, &jd, e, threads);
+            rt_job_engine_free(e);
+            scene_free(&sc);
+        }
+}
+
+/* After a job, the memory stops serving the BVH (map serves nothing there and loads
+ * fault: a guest turned address translation on, say), and its epoch says so: the next
+ * job faults at its first ray rather than tracing from the kept cache. */
+static void test_cache_kept_map_stops(void **state)
+{
+    (void)state;
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        scene sc;
+        scene_make(&sc, 256);
+        rt_job_mem mem = scene_mem(&sc, true);
+        rt_job_engine *e = rt_job_engine_new(threads);
+        assert_non_null(e);
+        rt_job_result r;
+        rt_job_run_ex(&sc.jd, &sc.s, &mem, e, &r);
+        assert_int_equal(r.hits, 256);
+        requeue(&sc, 256);
+        sc.f.hole_lo = LOAD_ADDR;
+        sc.f.hole_hi = LOAD_ADDR + sc.q;
+        sc.f.hole_faults = true;
+        sc.f.epoch++;
+        rt_job_run_ex(&sc.jd, &sc.s, &mem, e, &r);
+        assert_int_equal(r.status, RT_JOB_MEM_FAULT);
+        assert_int_equal(r.rays, 0);
         rt_job_engine_free(e);
         scene_free(&sc);
     }
@@ -323,8 +594,8 @@ static void job_overwrites(bool over_tris)
             queue(sc->f.ram + sc->q + RT_QUEUE_BYTES, 0, 201, over);
         }
         /* job a writes directly (map_w), the reference b through store */
-        rt_job_mem ma = {&a.f, f_load, f_store, f_map, NULL, f_map_w},
-                   mb = {&b.f, f_load, f_store, f_map, NULL, NULL};
+        rt_job_mem ma = {&a.f, f_load, f_store, f_map, NULL, f_map_w, NULL, NULL},
+                   mb = {&b.f, f_load, f_store, f_map, NULL, NULL, NULL, NULL};
         rt_job_engine *e = rt_job_engine_new(threads);
         assert_non_null(e);
         rt_job_result r;
@@ -374,7 +645,7 @@ static void test_split_same_stores(void **state)
     for (unsigned c = 0; c < 3; c++) {
         store_rec *ref = NULL;
         size_t nref = 0;
-        rt_job_result rref;
+        rt_job_result rref = {0};
         uint8_t *mref = NULL;
         for (unsigned run = 0; run < 6; run++) {
             unsigned threads = 1 + run % 3;
@@ -390,7 +661,8 @@ static void test_split_same_stores(void **state)
             sc.f.log_cap = 4 * SPLIT_RAYS + 8;
             sc.f.log = calloc(sc.f.log_cap, sizeof *sc.f.log);
             assert_non_null(sc.f.log);
-            rt_job_mem mem = {&sc.f, f_load, f_store, f_map, NULL, direct ? f_map_w : NULL};
+            rt_job_mem mem = {&sc.f, f_load, f_store, f_map, NULL, direct ? f_map_w : NULL,
+                              NULL,  NULL};
             rt_job_engine *e = rt_job_engine_new(threads);
             assert_non_null(e);
             assert_int_equal(rt_job_engine_threads(e), threads);
@@ -413,12 +685,7 @@ static void test_split_same_stores(void **state)
                     assert_int_equal(sc.f.log[k].v, ref[k].v);
                 }
                 assert_memory_equal(sc.f.ram, mref, sc.f.size);
-                assert_int_equal(r.rays, rref.rays);
-                assert_int_equal(r.hits, rref.hits);
-                assert_int_equal(r.misses, rref.misses);
-                assert_int_equal(r.svfaulti, rref.svfaulti);
-                assert_int_equal(r.events, rref.events);
-                assert_int_equal(r.flags, rref.flags);
+                assert_rt_result_equal(&r, &rref);
                 free(sc.f.log);
             }
             scene_free(&sc);
@@ -433,6 +700,12 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_job_matches_brute_force),
         cmocka_unit_test(test_cache_between_jobs),
+        cmocka_unit_test(test_cache_kept_between_jobs),
+        cmocka_unit_test(test_cache_kept_trirange_rewritten),
+        cmocka_unit_test(test_cache_kept_other_tri_buf),
+        cmocka_unit_test(test_cache_kept_queue_over_nodes),
+        cmocka_unit_test(test_cache_kept_map_stops),
+        cmocka_unit_test(test_cache_kept_other_format),
         cmocka_unit_test(test_cache_job_overwrites_nodes),
         cmocka_unit_test(test_cache_job_overwrites_triangles),
         cmocka_unit_test(test_split_same_stores),

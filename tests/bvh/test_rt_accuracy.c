@@ -271,7 +271,7 @@ static void watertight(long nrays)
         cap_snapshot(&cs, &snap);
         snap.pet = CAP_T_FP32;
         snap.pol.q = false;
-        rt_job_mem mem = {&f, f_load, f_store, NULL, NULL, NULL};
+        rt_job_mem mem = {&f, f_load, f_store, NULL, NULL, NULL, NULL, NULL};
         rt_job_result res;
         rt_job_run(&jd, &snap, &mem, &res);
         CHECK(res.status == RT_JOB_OK && res.rays == BATCH, "job failed: %d\n", (int)res.status);

@@ -29,6 +29,7 @@
 #include "cap_profile.h"
 #include "heap_in_use.h"
 #include "rt_job.h"
+#include "rt_result_eq.h"
 #include "xphmg_csr.h"
 
 /* ---- fake memory: RAM_SIZE bytes at RAM_BASE, everything else faults ---- */
@@ -45,6 +46,7 @@ typedef struct {
     unsigned watch_loads; /* loads in [watch_lo, watch_hi) */
     atomic_uint maps;     /* map calls: reads through the mapped read path (atomic: a split
                              job's threads call map at once) */
+    uint64_t deny;        /* nonzero: the 4-byte word at deny faults (a PMP of 4-byte grain) */
 } fake;
 
 static fake F;
@@ -57,7 +59,7 @@ static bool mapped(uint64_t a, unsigned n)
 static bool f_load(void *ctx, uint64_t a, unsigned n, uint64_t *v)
 {
     fake *f = ctx;
-    if (!mapped(a, n)) return false;
+    if (!mapped(a, n) || (f->deny && a < f->deny + 4 && a + n > f->deny)) return false;
     uint64_t x = 0;
     for (unsigned i = 0; i < n; i++)
         x |= (uint64_t)f->ram[a - RAM_BASE + i] << (8 * i);
@@ -78,7 +80,7 @@ static bool f_store(void *ctx, uint64_t a, unsigned n, uint64_t v)
     return true;
 }
 
-static const rt_job_mem MEM = {&F, f_load, f_store, NULL, NULL, NULL};
+static const rt_job_mem MEM = {&F, f_load, f_store, NULL, NULL, NULL, NULL, NULL};
 
 /* The same memory with a map (the engine's read fast path, required for split jobs):
  * mapped bytes only; every call counts (the caches' test), loads are counted apart. */
@@ -88,7 +90,7 @@ static const uint8_t *f_map(void *ctx, uint64_t a, unsigned n)
     f->maps++;
     return mapped(a, n) ? &f->ram[a - RAM_BASE] : NULL;
 }
-static const rt_job_mem MEM_MAPPED = {&F, f_load, f_store, f_map, NULL, NULL};
+static const rt_job_mem MEM_MAPPED = {&F, f_load, f_store, f_map, NULL, NULL, NULL, NULL};
 
 static void w(uint64_t a, unsigned n, uint64_t v)
 {
@@ -410,7 +412,7 @@ static uint8_t *f_map_w(void *ctx, uint64_t a, uint64_t n)
 static void test_rays_in_place(void **st)
 {
     (void)st;
-    const rt_job_mem m = {&F, f_load, f_store, f_map_rays, NULL, f_map_w};
+    const rt_job_mem m = {&F, f_load, f_store, f_map_rays, NULL, f_map_w, NULL, NULL};
     for (unsigned apart = 0; apart < 2; apart++) {
         setup(8);
         scene_two_levels();
@@ -820,6 +822,35 @@ static void test_tri_index_wrap(void **st)
     }
 }
 
+/* A queue descriptor is read as 8-byte words (without a map: loads), so a word that is
+ * only half accessible (a PMP region of 4-byte grain ending inside it) faults at the word's
+ * address, as one 8-byte load of the hart would, not at the inaccessible half. Each of the
+ * descriptor's three words in turn; then the word just past the descriptor inaccessible,
+ * which the job must not read. REQ: RT-088 RT-097 */
+static void test_desc_word_fault(void **st)
+{
+    (void)st;
+    rt_job_desc jd;
+    cap_snap s;
+    rt_job_result res;
+    snap(&s, CAP_T_FP32);
+    for (unsigned word = 0; word < 3; word++) {
+        setup(8);
+        scene_two_levels();
+        F.deny = QHIT + 8u * word + 4u;
+        desc(&jd, 0);
+        rt_job_run(&jd, &s, &MEM, &res);
+        assert_int_equal(res.status, RT_JOB_MEM_FAULT);
+        assert_int_equal(res.fault_addr, QHIT + 8u * word);
+    }
+    setup(8);
+    scene_two_levels();
+    F.deny = QHIT + RT_QUEUE_BYTES;
+    desc(&jd, 0);
+    rt_job_run(&jd, &s, &MEM, &res);
+    assert_int_equal(res.status, RT_JOB_OK);
+}
+
 /* Errata Q-61/Q-58/Q-81. Faults end the job without side effects at the failing ray: an
  * inaccessible ray buffer, a TriRange in a hole on the second ray (the first ray's
  * results stay), a hit queue whose entries lie in a hole (the store of the first hit
@@ -937,7 +968,7 @@ static bool f_charge(void *ctx, uint64_t units)
     charged_units += units;
     return charged_units > charge_limit; /* true: the budget ran out */
 }
-static const rt_job_mem MEM_CHARGED = {&F, f_load, f_store, NULL, f_charge, NULL};
+static const rt_job_mem MEM_CHARGED = {&F, f_load, f_store, NULL, f_charge, NULL, NULL, NULL};
 static void test_job_charge(void **st)
 {
     (void)st;
@@ -1575,7 +1606,7 @@ static void test_split_both_threads_trace(void **st)
     big_job(10.0f, 10.0f, BIG_HITS);
     P.caller = pthread_self();
     P.caller_read = P.other_read = P.waited_out = false;
-    const rt_job_mem m = {&F, f_load, f_store, pair_map, NULL, NULL};
+    const rt_job_mem m = {&F, f_load, f_store, pair_map, NULL, NULL, NULL, NULL};
     rt_job_result res = run_default(2, &m);
     assert_int_equal(res.status, RT_JOB_OK);
     assert_int_equal(res.misses, BIG_N);
@@ -1602,11 +1633,7 @@ static void test_split_rays_overwritten(void **st)
     }
     assert_int_equal(res[0].status, RT_JOB_OK);
     assert_true(res[0].misses > 0); /* the overwritten rays did change */
-    assert_int_equal(res[1].status, res[0].status);
-    assert_int_equal(res[1].hits, res[0].hits);
-    assert_int_equal(res[1].misses, res[0].misses);
-    assert_int_equal(res[1].flags, res[0].flags);
-    assert_int_equal(res[1].events, res[0].events);
+    assert_rt_result_equal(&res[1], &res[0]);
     assert_memory_equal(F.ram, ram1, RAM_SIZE);
 }
 
@@ -1626,7 +1653,7 @@ static void test_split_shared_cache(void **st)
 {
     (void)st;
     big_job(1.0f, 2.0f, BIG_HITS);
-    const rt_job_mem m = {&F, f_load, f_store, f_map_nodes, NULL, NULL};
+    const rt_job_mem m = {&F, f_load, f_store, f_map_nodes, NULL, NULL, NULL, NULL};
     node_maps = 0;
     rt_job_result res = run_default(2, &m);
     assert_int_equal(res.status, RT_JOB_OK);
@@ -1785,9 +1812,9 @@ static void test_split_direct(void **st)
 {
     (void)st;
     static uint8_t ram1[RAM_SIZE];
-    const rt_job_mem direct = {&F, f_load, f_store, f_map, NULL, f_map_w};
-    const rt_job_mem held[2] = {{&F, f_load, f_store, held_map, NULL, NULL},
-                                {&F, f_load, f_store, held_map, NULL, f_map_w}};
+    const rt_job_mem direct = {&F, f_load, f_store, f_map, NULL, f_map_w, NULL, NULL};
+    const rt_job_mem held[2] = {{&F, f_load, f_store, held_map, NULL, NULL, NULL, NULL},
+                                {&F, f_load, f_store, held_map, NULL, f_map_w, NULL, NULL}};
     static const rt_job_status want[14] = {RT_JOB_OK,         RT_JOB_QUEUE_FULL, RT_JOB_QUEUE_FULL,
                                            RT_JOB_FP_EXC,     RT_JOB_MISALIGNED, RT_JOB_OK,
                                            RT_JOB_OK,         RT_JOB_OK,         RT_JOB_QUEUE_FULL,
@@ -1824,14 +1851,7 @@ static void test_split_direct(void **st)
                                                : kept ? &direct
                                                       : &MEM_MAPPED);
             if (hold && !DJ.ahead) fail_msg("case %u: no thread reached ray %u", c, DJ_HELD);
-            assert_int_equal(two.status, one.status);
-            assert_int_equal(two.fault_addr, one.fault_addr);
-            assert_int_equal(two.rays, one.rays);
-            assert_int_equal(two.hits, one.hits);
-            assert_int_equal(two.misses, one.misses);
-            assert_int_equal(two.flags, one.flags);
-            assert_int_equal(two.events, one.events);
-            assert_int_equal(two.svfaulti, one.svfaulti);
+            assert_rt_result_equal(&two, &one);
             for (uint32_t a = 0; a < RAM_SIZE; a++)
                 if (F.ram[a] != ram1[a])
                     fail_msg("case %u (%s): byte 0x%x is 0x%02x on two threads, 0x%02x on one", c,
@@ -2011,7 +2031,7 @@ static void test_split_ring_reuse(void **st)
     desc(&jd, 0);
     cap_snap s;
     snap(&s, CAP_T_FP16);
-    const rt_job_mem m = {&F, f_load, f_store, ahead_map, NULL, NULL};
+    const rt_job_mem m = {&F, f_load, f_store, ahead_map, NULL, NULL, NULL, NULL};
     rt_job_result res;
     O.late = true;
     for (unsigned k = 0; k < 5 && O.late; k++) {
@@ -2169,7 +2189,7 @@ static void test_cache_grows(void **st)
     jd.rayq = CHAIN_QRAY;
     jd.hitq = CHAIN_QHIT;
     jd.missq = CHAIN_QMIS;
-    const rt_job_mem m = {NULL, chain_load, chain_store, chain_map, NULL, NULL};
+    const rt_job_mem m = {NULL, chain_load, chain_store, chain_map, NULL, NULL, NULL, NULL};
     rt_job_result res = run_ok(&jd, CAP_T_FP32, &m);
     assert_int_equal(res.misses, CHAIN_RAYS);
     assert_int_equal(C.node_reads[0], CHAIN_N);
@@ -2368,6 +2388,7 @@ int main(void)
         cmocka_unit_test(test_full_queues),
         cmocka_unit_test(test_fp16),
         cmocka_unit_test(test_strict_dom),
+        cmocka_unit_test(test_desc_word_fault),
         cmocka_unit_test(test_faults),
         cmocka_unit_test(test_tri_index_wrap),
         cmocka_unit_test(test_node8),

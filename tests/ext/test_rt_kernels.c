@@ -1753,7 +1753,7 @@ static void test_fetch_trirange(void **state)
                              0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x08};
     memcpy(m.ram + 0x30, rec, 16); /* at 0x1030: the memory's last 16 bytes */
     memcpy(m.ram + 0x10, rec, 16); /* at 0x1010 */
-    const rt_mem mem = {&m, tr_load, NULL, tr_map, NULL, NULL};
+    const rt_mem mem = {&m, tr_load, NULL, tr_map, NULL, NULL, NULL, NULL};
     for (int mapped = 0; mapped < 2; mapped++)
         for (int cache = 0; cache < 2; cache++)
             for (uint64_t a = 0x1010; a <= 0x1030; a += 0x20) {
@@ -1838,8 +1838,8 @@ static void test_fetch_node_mapped(void **state)
     static node_mem m;
     for (unsigned i = 0; i < sizeof m.ram; i++)
         m.ram[i] = (uint8_t)(i * 7 + 3);
-    const rt_mem with_map = {&m, nm_load, NULL, nm_map, NULL, NULL};
-    const rt_mem loads_only = {&m, nm_load, NULL, NULL, NULL, NULL};
+    const rt_mem with_map = {.ctx = &m, .load = nm_load, .map = nm_map};
+    const rt_mem loads_only = {.ctx = &m, .load = nm_load};
     const uint64_t forbid[1][2] = {{0x10100, 0x10108}};
     unsigned served = 0, declined = 0, faults = 0, zeroed = 0, straddled = 0;
     static const uint64_t map_his[] = {0x10220, 0x10240, 0x10300};

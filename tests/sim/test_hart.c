@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "hart.h"
+#include "jit.h"
 #include "mem.h"
 
 #define BASE UINT64_C(0x80000000)
@@ -536,12 +537,162 @@ static void random_code_never_escapes(void **state)
     }
 }
 
+/* ---- RAM's epoch for the RT offload engine (hart_ram_epoch, hart_ram_watch) ---- */
+
+#define RT_DATA  (BASE + 0x10000) /* a page nobody watches */
+#define RT_WATCH (BASE + 0x20000) /* the watched page */
+
+/* bne x5, x0, off (B-type: imm[12|10:5] rs2 rs1 funct3 imm[4:1|11] opcode). */
+static uint32_t bne_x5_x0(int32_t off)
+{
+    uint32_t i = (uint32_t)off;
+    return ((i >> 12) & 1) << 31 | ((i >> 5) & 0x3f) << 25 | 5u << 15 | 1u << 12 |
+           ((i >> 1) & 0xf) << 8 | ((i >> 11) & 1) << 7 | 0x63;
+}
+
+/* Each store path of the hart, as a loop body (x1 = the address, x2 = the value). */
+static const struct {
+    const char *name;
+    uint32_t insn[2];
+    unsigned n;
+} rt_store_paths[] = {
+    {"sd", {0x0020b023u}, 1},                /* sd x2, 0(x1) */
+    {"sw", {0x0020a023u}, 1},                /* sw x2, 0(x1) */
+    {"sb", {0x00208023u}, 1},                /* sb x2, 0(x1) */
+    {"amoswap.w", {0x0820a1afu}, 1},         /* amoswap.w x3, x2, (x1) */
+    {"sc.d", {0x1000b1afu, 0x1820b22fu}, 2}, /* lr.d x3, (x1); sc.d x4, x2, (x1) */
+    {"fsd", {0x0000b027u}, 1},               /* fsd f0, 0(x1) */
+    {"fsw", {0x0000a027u}, 1},               /* fsw f0, 0(x1) */
+};
+
+/* Runs the loop at BASE (x5 iterations of the store path) to its final `j .`. */
+static void rt_run_loop(fixture *f, uint64_t addr, uint64_t iters, unsigned n)
+{
+    f->h->pc = BASE;
+    f->h->x[1] = addr;
+    f->h->x[2] = 0x1122334455667788u;
+    f->h->x[5] = iters;
+    f->h->f[0] = 0x8877665544332211u;
+    hart_run(f->h, (int64_t)(iters * (n + 2) + 1));
+    assert_int_equal(f->h->pc, BASE + 4 * (n + 2));
+    assert_int_equal(f->h->x[5], 0);
+}
+
+/* Every store path of the hart, run by the interpreter's fast loop, the commit-log loop
+ * (every instruction by its handler) and translated code, changes the epoch when it
+ * writes watched bytes, and only then (not other bytes of their page); the change forgets the watch
+ * (a second store leaves the new epoch). */
+static void rt_epoch_store_paths(void **state)
+{
+    fixture *f = *state;
+    assert_int_equal(bne_x5_x0(-8), 0xfe029ce3u); /* GNU as: bne t0, zero, .-8 */
+    FILE *null = fopen("/dev/null", "w");
+    assert_non_null(null);
+    for (unsigned p = 0; p < sizeof rt_store_paths / sizeof rt_store_paths[0]; p++)
+        for (int eng = 0; eng < 3; eng++) { /* fast loop, commit log, translator */
+            unsigned n = rt_store_paths[p].n;
+            hart_reset(f->h, BASE);
+            assert_int_equal(hart_set_jit(f->h, eng == 2), 0);
+            hart_set_log(f->h, eng == 1 ? null : NULL);
+            for (unsigned k = 0; k < n; k++)
+                put32(f, BASE + 4 * k, rt_store_paths[p].insn[k]);
+            put32(f, BASE + 4 * n, 0xfff28293u); /* addi x5, x5, -1 */
+            put32(f, BASE + 4 * n + 4, bne_x5_x0(-4 * (int32_t)(n + 1)));
+            put32(f, BASE + 4 * n + 8, 0x0000006fu); /* j . */
+            rt_run_loop(f, RT_DATA, 200, n);         /* hot: translated */
+            assert_true(hart_ram_watch(f->h, RT_WATCH + 8, 8));
+            uint64_t e0 = hart_ram_epoch(f->h);
+            assert_int_equal(hart_ram_epoch(f->h), e0);
+            rt_run_loop(f, RT_DATA + 0x1000, 50, n); /* another page: no change */
+            assert_int_equal(hart_ram_epoch(f->h), e0);
+            rt_run_loop(f, RT_WATCH + 64, 3, n); /* the page, not the bytes: no change */
+            assert_int_equal(hart_ram_epoch(f->h), e0);
+            rt_run_loop(f, RT_WATCH + 8, 1, n);
+            uint8_t *w = mem_ptr(f->m, RT_WATCH + 8, 1);
+            assert_int_equal(*w, p == 5 ? 0x11 : p == 6 ? 0x11 : 0x88);
+            uint64_t e1 = hart_ram_epoch(f->h);
+            assert_true(e1 != e0);
+            rt_run_loop(f, RT_WATCH + 8, 1, n);
+            assert_int_equal(hart_ram_epoch(f->h), e1);
+            if (eng == 2) {
+                jit_stats st;
+                jit_get_stats(f->h->jit, &st);
+                assert_true(st.entries > 0);
+            }
+        }
+    hart_set_log(f->h, NULL);
+    hart_set_jit(f->h, false);
+    fclose(null);
+}
+
+/* Host writes (loader, HTIF, syscalls: mem_note_write) change the epoch when they touch a
+ * watched byte (the hull of the watches) or lie outside RAM; a reset and a change of translation or
+ * PMP change it; while translation is on every call gives a new epoch and nothing can be watched; a
+ * watch must lie in RAM. */
+static void rt_epoch_other_writes(void **state)
+{
+    fixture *f = *state;
+    assert_true(hart_ram_watch(f->h, RT_WATCH + 8, 8));
+    assert_true(hart_ram_watch(f->h, RT_WATCH + 256, 3840)); /* the hull: 8 .. 4096 */
+    uint64_t e = hart_ram_epoch(f->h);
+    put32(f, RT_DATA, 1);
+    put32(f, RT_WATCH + 4, 1);
+    assert_int_equal(hart_ram_epoch(f->h), e);
+    put32(f, RT_WATCH + 128, 1);
+    assert_true(hart_ram_epoch(f->h) != e);
+    assert_true(hart_ram_watch(f->h, RT_WATCH, 4096));
+    e = hart_ram_epoch(f->h);
+    put32(f, RT_WATCH + 4092, 1);
+    assert_true(hart_ram_epoch(f->h) != e);
+    e = hart_ram_epoch(f->h);
+    put32(f, RT_WATCH + 4092, 1); /* the watch is gone */
+    assert_int_equal(hart_ram_epoch(f->h), e);
+    mem_note_write(f->m, BASE + SIZE, 8); /* outside RAM: counts */
+    assert_true(hart_ram_epoch(f->h) != e);
+    /* the units' and the debugger's stores (hart_store, hart_quiet_store) */
+    for (int quiet = 0; quiet < 2; quiet++) {
+        assert_true(hart_ram_watch(f->h, RT_WATCH, 4096));
+        e = hart_ram_epoch(f->h);
+        assert_true(quiet ? hart_quiet_store(f->h, RT_WATCH + 4095, 1, 7)
+                          : hart_store(f->h, RT_WATCH + 4095, 1, 7));
+        assert_true(hart_ram_epoch(f->h) != e);
+    }
+
+    assert_true(hart_ram_watch(f->h, RT_WATCH, 8));
+    e = hart_ram_epoch(f->h);
+    hart_reset(f->h, BASE);
+    assert_true(hart_ram_epoch(f->h) != e);
+
+    e = hart_ram_epoch(f->h);
+    assert_true(hart_csr_write(f->h, 0x3a0, 0x1f)); /* pmpcfg0: NAPOT RWX */
+    assert_true(hart_ram_epoch(f->h) != e);
+    e = hart_ram_epoch(f->h);
+    assert_true(hart_csr_write(f->h, 0x180, UINT64_C(8) << 60)); /* satp Sv39: M mode */
+    assert_int_equal(hart_ram_epoch(f->h), e);                   /* ... not translated */
+    f->h->mstatus |= UINT64_C(1) << 17;                          /* MPRV, MPP = U */
+    f->h->mstatus &= ~(UINT64_C(3) << 11);
+    assert_true(hart_csr_write(f->h, 0x300, f->h->mstatus));
+    assert_true(f->h->xlate);
+    uint64_t e1 = hart_ram_epoch(f->h);
+    assert_true(e1 != e);
+    assert_true(hart_ram_epoch(f->h) != e1);
+    assert_false(hart_ram_watch(f->h, RT_WATCH, 8));
+    hart_reset(f->h, BASE);
+    assert_false(f->h->xlate);
+    assert_false(hart_ram_watch(f->h, BASE + SIZE - 4, 8)); /* past the end of RAM */
+    assert_false(hart_ram_watch(f->h, BASE - 8, 8));
+    assert_false(hart_ram_watch(f->h, RT_WATCH, 0));
+    assert_true(hart_ram_watch(f->h, BASE + SIZE - 8, 8));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(mem_bounds),
         cmocka_unit_test_setup_teardown(reset_values, setup, teardown),
         cmocka_unit_test_setup_teardown(runs_hand_assembled_program, setup, teardown),
+        cmocka_unit_test_setup_teardown(rt_epoch_store_paths, setup, teardown),
+        cmocka_unit_test_setup_teardown(rt_epoch_other_writes, setup, teardown),
         cmocka_unit_test_setup_teardown(illegal_instruction_traps, setup, teardown),
         cmocka_unit_test_setup_teardown(wild_load_faults_in_guest, setup, teardown),
         cmocka_unit_test_setup_teardown(fetch_outside_ram_faults, setup, teardown),

@@ -54,6 +54,28 @@ typedef struct {
      * queue descriptor and entry array it writes, and writes what it gets directly
      * instead of calling store; the memory it leaves is the same. */
     uint8_t *(*map_w)(void *ctx, uint64_t addr, uint64_t size);
+    /* Optional, both or neither (NULL: an offload engine keeps no decoded record from one
+     * job to the next). They let an engine keep what it decoded while nothing it was
+     * decoded from can have changed (rt_job.h "the engine's state kept between jobs").
+     * Called only from the thread that runs the job, never while a split job's other
+     * threads run.
+     *
+     * epoch: a value for the memory's state. Whenever, since an earlier call returned v,
+     * a byte of a range watched (below) after that call may have been written by anyone
+     * (the guest, the host, a device, a debugger, the loader; a job's own stores
+     * included), or map may serve different bytes, fail or start serving for any address,
+     * or a load could fault or read other bytes than map serves, a later call returns a
+     * value other than v. A memory that cannot tell returns a new value at every call.
+     * Values are compared only between calls on the same ctx and epoch function: a memory
+     * that reuses its ctx for other contents must not return an old value again.
+     *
+     * watch: asks that any later write to [addr, addr + n) (n > 0, no wrap) changes the
+     * epoch, until the epoch next changes (a memory may then forget every watched range:
+     * the engine watches again what it keeps). True only when map serves every byte of the
+     * range now (plain memory, as map's contract says) and the watch is in place; false
+     * (nothing watched) otherwise, and the engine then keeps nothing. */
+    uint64_t (*epoch)(void *ctx);
+    bool (*watch)(void *ctx, uint64_t addr, uint64_t n);
 } rt_mem;
 
 typedef enum {

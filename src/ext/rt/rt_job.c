@@ -86,11 +86,32 @@ typedef struct {
 } block_state;
 _Static_assert(sizeof(block_state) == 64, "a block's state is one cache line");
 
+/* What the cache's generation was decoded under, recorded at the end of the job that
+ * last used it (cache_job_end): the next job keeps the generation only when all of it is
+ * the same (cache_job_start). A node entry depends on the tile's bytes and on the tile
+ * count, whose alignment check a cached address skips (Node8); a leaf entry on its
+ * TriRange's and triangles' bytes, on the element format (only FP32 leaves are cached)
+ * and on tri_buf (its triangle pointer). The BVH base is not part of an entry (children
+ * are kept as offsets from it). */
+typedef struct {
+    bool valid; /* the last job ended with its whole range watched (epoch below) */
+    void *ctx;  /* the memory: its object and callbacks */
+    uint64_t (*epoch_fn)(void *ctx);
+    bool (*watch)(void *ctx, uint64_t addr, uint64_t n);
+    const uint8_t *(*map)(void *ctx, uint64_t addr, unsigned size);
+    bool (*load)(void *ctx, uint64_t addr, unsigned size, uint64_t *val);
+    uint64_t epoch; /* its value at the end of that job, after the watch */
+    rt_elem e;
+    bool node8;
+    uint64_t tri_buf;
+} cache_keep;
+
 /* Besides the cache, a pool of threads - 1 workers that stay between jobs: a split job
  * wakes them and waits until every one of them is back. */
 struct rt_job_engine {
     unsigned threads; /* tracing threads: the caller's and the workers */
     node_cache cache;
+    cache_keep keep;
     ray_out *ring;       /* a split job's traced results its tracers did not keep (ring_blocks
                             blocks) */
     block_state *blocks; /* per ring slot */
@@ -262,23 +283,21 @@ static bool spend(job_ctx *c, uint64_t units)
     return true;
 }
 
-/* n bytes at a (already alignment-checked) in 8/4/2/1-byte loads. */
+/* n bytes at a (8-byte aligned, n a multiple of 8: a queue descriptor) as 8-byte loads, so
+ * that a word which is only partly accessible faults at its own address. */
 /* REQ: RT-088 RT-097 */
-static bool load_bytes(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
+static bool load_words(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
 {
-    unsigned i = 0;
-    while (i < n) {
-        unsigned sz = n - i >= 8 ? 8 : n - i >= 4 ? 4 : n - i >= 2 ? 2 : 1;
+    for (unsigned i = 0; i < n; i += 8) {
         uint64_t v;
-        if (!c->m->load(c->m->ctx, a + i, sz, &v)) return fault(c, RT_JOB_MEM_FAULT, a + i);
-        rt_le_put(buf + i, sz, v);
-        i += sz;
+        if (!c->m->load(c->m->ctx, a + i, 8, &v)) return fault(c, RT_JOB_MEM_FAULT, a + i);
+        rt_le_put(buf + i, 8, v);
     }
     return true;
 }
 
 /* Queue descriptors: ordinary reads (the records go through rt_fetch), n bytes at a
- * (already alignment-checked). */
+ * (8-byte aligned, n a multiple of 8). */
 static bool read_plain(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
 {
     const uint8_t *p = c->m->map ? c->m->map(c->m->ctx, a, n) : NULL;
@@ -286,7 +305,7 @@ static bool read_plain(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
         memcpy(buf, p, n);
         return true;
     }
-    return load_bytes(c, a, n, buf);
+    return load_words(c, a, n, buf);
 }
 
 /* The one write path (queue entries, TAIL, HEAD): n bytes at a, written at host (the
@@ -328,10 +347,13 @@ static bool aligned(job_ctx *c, uint64_t a, uint64_t align)
     return true;
 }
 
+/* Adds [a, a + n) to the range of the records the generation holds; one that reaches the
+ * end of the address space extends it to there (never an empty-looking range). */
 static void cache_range(node_cache *nc, uint64_t a, uint64_t n)
 {
+    uint64_t end = a + n < a ? UINT64_MAX : a + n;
     if (a < nc->lo) nc->lo = a;
-    if (a + n > nc->hi) nc->hi = a + n;
+    if (end > nc->hi) nc->hi = end;
 }
 
 /* The decoded node (nn tiles) at a, from the cache or fetched (rt_fetch.h: alignment,
@@ -543,6 +565,28 @@ static inline void prefetch_child(const cache_view *cv, uint64_t bvh, uint32_t c
     }
 }
 
+/* Child ch of a node of nn tiles (w0; w1 the second tile of a Node8): its rt_node4w.child.
+ * Always inline, as the helper below: traverse_as's code is the same as written out. */
+__attribute__((always_inline)) static inline uint32_t
+node_kid(const rt_node4w *w0, const rt_node4w *w1, unsigned nn, unsigned ch)
+{
+    return nn == 1 ? w0->child[ch & 3] : (ch < 4 ? w0 : w1)->child[ch & 3];
+}
+
+/* Pushes child ch of the node into st[sp] (w0, w1, nn as node_kid) with the raw interval [tn[ch],
+ * tf[ch]] of its box: the near end max(tn[ch], tmin), the far end only where a NaN can occur
+ * (not fast); and asks for its cache entry. */
+__attribute__((always_inline)) static inline void
+stack_push(stack_ent *st, float *st_tf, unsigned sp, const rt_node4w *w0, const rt_node4w *w1,
+           unsigned nn, unsigned ch, const float *tn, const float *tf, float tmin, bool fast,
+           const cache_view *cv, uint64_t bvh)
+{
+    uint32_t kid = node_kid(w0, w1, nn, ch);
+    if (!fast) st_tf[sp] = tf[ch];
+    st[sp] = (stack_ent){kid, tn[ch] > tmin ? tn[ch] : tmin};
+    prefetch_child(cv, bvh, kid);
+}
+
 /* Closest (or any) hit of the ray in the BVH over [tmin, tmax_w] (the ray's range widened
  * by the tolerance 2^-e, errata Q-74, so that boxes never cull a hit the triangle test
  * accepts); false on a fault (c->r->status set). The range closes at the closest hit so
@@ -633,23 +677,14 @@ __attribute__((always_inline)) static inline bool traverse_as(job_ctx *c, const 
                 mask = rt_node4w_slab(p, w0, tmin, tmax, tn, tf);
                 if (nn == 2) mask |= rt_node4w_slab(p, w1, tmin, tmax, tn + 4, tf + 4) << 4;
             }
-            /* Child ch of the node: a tile's four, or a Node8's eight from two tiles. */
-#define KID(ch) (nn == 1 ? w0->child[(ch)&3] : ((ch) < 4 ? w0 : w1)->child[(ch)&3])
-            /* Pushes child ch (the far end of its interval only where a NaN can occur). */
-#define PUSH(ch)                                                                                   \
-    do {                                                                                           \
-        uint32_t kid_ = KID(ch);                                                                   \
-        if (!fast) st_tf[sp] = tf[ch];                                                             \
-        st[sp++] = (stack_ent){kid_, tn[ch] > tmin ? tn[ch] : tmin};                               \
-        prefetch_child(&cv, bvh, kid_);                                                            \
-    } while (0)
             unsigned rest = mask & (mask - 1);
             if (rest && !(rest & (rest - 1))) { /* two: rt_child_order's one comparison */
                 if (sp + 2 > RT_JOB_STACK_DEPTH) return fault(c, RT_JOB_STACK, addr);
                 unsigned c0 = (unsigned)__builtin_ctz(mask), c1 = (unsigned)__builtin_ctz(rest);
                 bool swap = tn[c0] > tn[c1];
-                PUSH(swap ? c0 : c1);
-                child = KID(swap ? c1 : c0);
+                stack_push(st, st_tf, sp++, w0, w1, nn, swap ? c0 : c1, tn, tf, tmin, fast, &cv,
+                           bvh);
+                child = node_kid(w0, w1, nn, swap ? c1 : c0);
                 continue;
             }
             if (rest) {
@@ -664,18 +699,16 @@ __attribute__((always_inline)) static inline bool traverse_as(job_ctx *c, const 
                  * the nearest is visited next. */
                 if (sp + nhit > RT_JOB_STACK_DEPTH) return fault(c, RT_JOB_STACK, addr);
                 for (unsigned j = nhit; --j > 0;)
-                    PUSH(order[j]);
-                child = KID(order[0]);
+                    stack_push(st, st_tf, sp++, w0, w1, nn, order[j], tn, tf, tmin, fast, &cv, bvh);
+                child = node_kid(w0, w1, nn, order[0]);
                 continue;
             }
             /* One child (rt_child_order's first case): it always fits, since the pushes
              * above leave room for the child visited next (sp < RT_JOB_STACK_DEPTH). */
             if (mask) {
-                child = KID((unsigned)__builtin_ctz(mask));
+                child = node_kid(w0, w1, nn, (unsigned)__builtin_ctz(mask));
                 continue;
             }
-#undef PUSH
-#undef KID
         }
         /* Pop: a child pushed before a closer hit was found is skipped when its box no
          * longer overlaps [tmin, closest hit]: the slab test's last step with the same raw
@@ -889,6 +922,8 @@ struct split_job {
     atomic_uint tracing;                     /* workers still taking blocks */
     atomic_bool placing_done;                /* no block is placed any more */
     atomic_uint_fast64_t evict;              /* the workers' cache evictions */
+    /* The address range of the records the tracers cached: [~nlo, hi) (0, 0: none) */
+    atomic_uint_fast64_t nlo, hi;
 };
 
 /* A tracer thread's state. It reads private copies of what it consults at every ray or
@@ -944,6 +979,37 @@ static void tracer_init(tracer *tr, split_job *sj)
                                           .forbid = (const uint64_t(*)[2])tr->wr,
                                           .nforbid = 5,
                                           .clear = {sj->rays[0], sj->rays[1]}}};
+}
+
+static void atomic_max(atomic_uint_fast64_t *x, uint64_t v)
+{
+    uint_fast64_t old = atomic_load_explicit(x, memory_order_relaxed);
+    while (old < v && !atomic_compare_exchange_weak_explicit(x, &old, v, memory_order_relaxed,
+                                                             memory_order_relaxed)) {
+    }
+}
+
+/* A tracer has finished its share of a split job: its evictions and the range of what it
+ * cached go to the job (the engine's record of them is updated after the job). */
+static void tracer_done(split_job *sj, const tracer *tr)
+{
+    atomic_fetch_add(&sj->evict, tr->view.evict);
+    if (tr->view.lo >= tr->view.hi) return;
+    atomic_max(&sj->nlo, ~tr->view.lo);
+    atomic_max(&sj->hi, tr->view.hi);
+}
+
+/* After a round of a split job (no tracer running; tr: the calling thread's): the
+ * engine's table takes the tracers' evictions and the range of the records they cached,
+ * which stay valid: a tracer read nothing the job writes (rt_fetch.forbid), and
+ * cache_job_start dropped any kept entry the job's writes overlap. */
+static void split_cache_done(split_job *sj, const tracer *tr)
+{
+    tracer_done(sj, tr);
+    node_cache *nc = &sj->eng->cache;
+    nc->evict += atomic_exchange(&sj->evict, 0);
+    uint64_t hi = atomic_exchange(&sj->hi, 0), lo = ~(uint64_t)atomic_exchange(&sj->nlo, 0);
+    if (lo < hi) cache_range(nc, lo, hi - lo);
 }
 
 static block_state *block_of(const split_job *sj, uint64_t b)
@@ -1112,7 +1178,7 @@ static void split_work(split_job *sj)
     }
     atomic_fetch_sub_explicit(&sj->tracing, 1, memory_order_release);
     kept_flush(sj, &tr, true);
-    atomic_fetch_add(&sj->evict, tr.view.evict);
+    tracer_done(sj, &tr);
     rt_rne_leave(mode);
 }
 
@@ -1419,8 +1485,46 @@ static uint32_t split_run(split_job *sj, job_ctx *c, queue *rq, queue *hq, queue
     atomic_store_explicit(&sj->placing_done, true, memory_order_release);
     kept_flush(sj, &tr, true);
     pool_wait(eng);
-    eng->cache.evict += tr.view.evict + atomic_load(&sj->evict);
+    split_cache_done(sj, &tr);
     return j;
+}
+
+/* A job keeps the generation of the job before it on this engine (the decoded nodes and
+ * leaves stay valid) only when nothing they were decoded from can have changed: the same
+ * memory offers an epoch, which has not changed since that job watched every record it
+ * cached (cache_job_end), the entries depend on nothing else that differs (cache_keep),
+ * and nothing this job writes (wr, job_writes) overlaps them. Otherwise it starts a new
+ * generation (an empty cache). Either way a store of the job over what it has cached
+ * starts one (store_bytes). */
+static void cache_job_start(node_cache *nc, const cache_keep *kept, const rt_job_mem *m,
+                            const trav_cfg *k, const uint64_t wr[5][2])
+{
+    bool same = kept->valid && m->epoch && m->watch && kept->ctx == m->ctx &&
+                kept->epoch_fn == m->epoch && kept->watch == m->watch && kept->map == m->map &&
+                kept->load == m->load && kept->e == k->e && kept->node8 == k->node8 &&
+                kept->tri_buf == k->tri_buf &&
+                (nc->lo >= nc->hi || writes_apart(wr, nc->lo, nc->hi));
+    if (!same || m->epoch(m->ctx) != kept->epoch) cache_new_gen(nc);
+}
+
+/* At the end of a job (no tracer running): every record the generation holds, as one
+ * range, is watched, and the epoch after that recorded for the next job. A memory without
+ * an epoch, or one that cannot watch all of it (not plain memory), keeps nothing. */
+static void cache_job_end(rt_job_engine *eng, const rt_job_mem *m, const trav_cfg *k)
+{
+    const node_cache *nc = &eng->cache;
+    if (!m->epoch || !m->watch) return;
+    if (nc->lo < nc->hi && !m->watch(m->ctx, nc->lo, nc->hi - nc->lo)) return;
+    eng->keep = (cache_keep){.valid = true,
+                             .ctx = m->ctx,
+                             .epoch_fn = m->epoch,
+                             .watch = m->watch,
+                             .map = m->map,
+                             .load = m->load,
+                             .epoch = m->epoch(m->ctx),
+                             .e = k->e,
+                             .node8 = k->node8,
+                             .tri_buf = k->tri_buf};
 }
 
 /* The whole ray array as one host pointer (k->rays), when rt_fetch_ray would read every
@@ -1457,7 +1561,9 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
         return;
     }
     node_cache *nc = &eng->cache;
-    cache_new_gen(nc);
+    /* The record of the last job is used once: a job that ends early keeps nothing. */
+    cache_keep kept = eng->keep;
+    eng->keep.valid = false;
     job_ctx c = {.m = m, .r = r, .nc = nc};
     uint64_t xcap = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_CAP);
     uint64_t descpol = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_DESCPOL);
@@ -1513,6 +1619,7 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
     uint64_t rays_end = rq.base + (uint64_t)rq.cap * rsz;
     bool rays_apart = writes_apart(wr, rq.base, rays_end);
     rays_in_place(&c, &cfg, &rq, &hq, &mq, rays_apart);
+    cache_job_start(nc, &kept, m, &cfg, wr);
 
     int mode = rt_rne_enter();
     uint32_t n = (uint32_t)(((uint64_t)rq.tail + rq.cap - rq.head) % rq.cap);
@@ -1542,10 +1649,7 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
             sj.b1 = blocks - sj.b0 > sj.ring ? sj.b0 + sj.ring : blocks;
             j = split_run(&sj, &c, &rq, &hq, &mq, &ended);
         }
-        /* The tracers kept no address range for the job's stores to check: what follows
-         * reads again. */
         cache_fit_job(nc);
-        cache_new_gen(nc);
     }
     /* Ray j of the job is its lane j (RT 8.2): a masked-off lane is not traced, and a
      * fault of lane j > 0 under fault-only-first stops the job there (errata P-320). */
@@ -1572,5 +1676,6 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
         if (fof && j > 0 && (r->status == RT_JOB_MEM_FAULT || r->status == RT_JOB_MISALIGNED))
             r->status = RT_JOB_FOF_STOP;
     }
+    cache_job_end(eng, m, &cfg);
     rt_rne_leave(mode);
 }

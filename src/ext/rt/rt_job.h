@@ -176,10 +176,13 @@ void rt_job_run(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m, r
 /* The engine's state kept between jobs: a cache of decoded node tiles (one, shared by the
  * threads of a split job) and the number of host threads a job is split over
  * (--rt-threads). Results never depend on either:
- *   - the cache is a per-job snapshot: every job starts with it empty (a generation
- *     counter, no clearing), so nodes rewritten between jobs are read again; a store of
- *     the job itself (queue entries, TAIL, HEAD) that overlaps the cached address range
- *     empties it as well;
+ *   - the cache holds what a job would read now: a job starts with it empty (a new
+ *     generation: a counter, no clearing) unless the memory offers rt_job_mem.epoch and
+ *     watch and the job before it on this engine left it valid: same memory, an epoch
+ *     unchanged since that job watched every record it cached, the same element format,
+ *     Node8 option and tri_buf, and no range this job writes overlapping the cached
+ *     records; a store of the job itself (queue entries, TAIL, HEAD) that overlaps the
+ *     cached address range empties it as well;
  *   - with threads > 1 the rays are traced in parallel (reads only, through
  *     rt_job_mem.map), then the results are appended in ray order, leaving the
  *     memory and result a single thread would (over plain memory, the thread that traced

@@ -57,6 +57,21 @@ static uint8_t *ram_map_w(void *ctx, uint64_t a, uint64_t n)
     return h->ram + off;
 }
 
+/* RAM's epoch and watch (rt_mem): the engine keeps what it decoded from RAM between jobs
+ * while no write reached the pages it watches and nothing changed what ram_map serves
+ * (hart_ram_epoch says which events count). XMEM regions are not RAM: ram_map never
+ * serves them, so a record read there is never kept, and their owner (policy.begin) needs
+ * no epoch of its own. */
+static uint64_t ram_epoch(void *ctx)
+{
+    return hart_ram_epoch(ctx);
+}
+
+static bool ram_watch(void *ctx, uint64_t a, uint64_t n)
+{
+    return hart_ram_watch(ctx, a, n);
+}
+
 static bool charge_job(void *hart_ctx, uint64_t units)
 {
     return hart_charge(hart_ctx, units);
@@ -81,7 +96,8 @@ static void complete_oldest(hart *h, rt_unit *u)
      * budget runs out at the same ray whatever --rt-threads says (errata P-300). */
     bool bounded = hart_charge_bounded(h);
     rt_job_mem m = {
-        h, hart_quiet_load, hart_quiet_store, ram_map, bounded ? charge_job : NULL, ram_map_w};
+        h,         hart_quiet_load, hart_quiet_store, ram_map, bounded ? charge_job : NULL,
+        ram_map_w, ram_epoch,       ram_watch};
     rt_job_result r;
     /* The job's accesses are held to XMEM's region rules under its XPHMG_MEMCTL: it reaches
      * a tiered region only while the domain it runs for owns it, so changing the owner
