@@ -566,16 +566,17 @@ static inline void prefetch_child(const cache_view *cv, uint64_t bvh, uint32_t c
 }
 
 /* Child ch of a node of nn tiles (w0; w1 the second tile of a Node8): its rt_node4w.child.
- * Always inline, as the helper below: traverse_as's code is the same as written out. */
+ * Always inline, as stack_push: traverse_as's loop makes no call for them (written out as
+ * macros before, they compile to the same operations; bench/README.md "rt-walk"). */
 __attribute__((always_inline)) static inline uint32_t
 node_kid(const rt_node4w *w0, const rt_node4w *w1, unsigned nn, unsigned ch)
 {
     return nn == 1 ? w0->child[ch & 3] : (ch < 4 ? w0 : w1)->child[ch & 3];
 }
 
-/* Pushes child ch of the node into st[sp] (w0, w1, nn as node_kid) with the raw interval [tn[ch],
- * tf[ch]] of its box: the near end max(tn[ch], tmin), the far end only where a NaN can occur
- * (not fast); and asks for its cache entry. */
+/* Pushes child ch of the node (w0, w1, nn as node_kid) into st[sp], with the raw interval
+ * [tn[ch], tf[ch]] of its box: the near end max(tn[ch], tmin), the far end only where a NaN
+ * can occur (not fast); and asks for its cache entry. */
 __attribute__((always_inline)) static inline void
 stack_push(stack_ent *st, float *st_tf, unsigned sp, const rt_node4w *w0, const rt_node4w *w1,
            unsigned nn, unsigned ch, const float *tn, const float *tf, float tmin, bool fast,
