@@ -21,6 +21,7 @@
 
 #include "cap.h"
 #include "rt_job.h"
+#include "rt_result_eq.h"
 #include "xphmg/bvh.h"
 
 typedef float tri9[9];
@@ -644,7 +645,7 @@ static void test_split_same_stores(void **state)
     for (unsigned c = 0; c < 3; c++) {
         store_rec *ref = NULL;
         size_t nref = 0;
-        rt_job_result rref;
+        rt_job_result rref = {0};
         uint8_t *mref = NULL;
         for (unsigned run = 0; run < 6; run++) {
             unsigned threads = 1 + run % 3;
@@ -684,12 +685,7 @@ static void test_split_same_stores(void **state)
                     assert_int_equal(sc.f.log[k].v, ref[k].v);
                 }
                 assert_memory_equal(sc.f.ram, mref, sc.f.size);
-                assert_int_equal(r.rays, rref.rays);
-                assert_int_equal(r.hits, rref.hits);
-                assert_int_equal(r.misses, rref.misses);
-                assert_int_equal(r.svfaulti, rref.svfaulti);
-                assert_int_equal(r.events, rref.events);
-                assert_int_equal(r.flags, rref.flags);
+                assert_rt_result_equal(&r, &rref);
                 free(sc.f.log);
             }
             scene_free(&sc);

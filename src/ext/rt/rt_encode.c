@@ -100,14 +100,8 @@ bool rt_elem_from_pet(unsigned eff_pet, bool q, rt_elem *e)
 }
 
 /* REQ: RT-070 RT-071 RT-074 RT-077 RT-079 RT-093 RT-105 RT-106 RT-107 */
-uint32_t rt_result_encode(float x, rt_elem e, const num_policy *pol, num_flags *f)
+uint32_t rt_result_convert(float x, rt_elem e, const num_policy *pol, num_flags *f)
 {
-    /* FP32 to FP32 of a normal number, a zero or an infinity is the identity without
-     * flags under every policy (only subnormals and NaNs depend on it). */
-    uint32_t b = f2u(x), ex = b & 0x7f800000u;
-    if (e == RT_ELEM_FP32 && ((ex != 0 && ex != 0x7f800000u) || (b & 0x7fffffffu) == 0 ||
-                              (b & 0x7fffffffu) == 0x7f800000u))
-        return b;
     num_fmt dst = e == RT_ELEM_FP16 ? NUM_FP16 : e == RT_ELEM_BF16 ? NUM_BF16 : NUM_FP32;
     return num_convert(dst, NUM_FP32, f2u(x), pol, f);
 }

@@ -254,7 +254,17 @@ typedef struct {
     rt_fetch fetch;     /* rays and BVH records (SVMEM rules, rt_fetch.h); map_only in a tracer
                            thread of a split job */
     rt_node4w spill[2]; /* a node visited but not kept in the cache */
+    rt_ray_pre *ray;    /* the ray being traced (trace_slot), prepared for the slab tests;
+                           its shear at its first leaf (ray_sheared) */
 } job_ctx;
+
+/* The ray being traced, with its triangle tests' shear prepared: what its first leaf
+ * needs. */
+static rt_ray_pre *ray_sheared(const job_ctx *c)
+{
+    rt_ray_prepare_shear(c->ray);
+    return c->ray;
+}
 
 /* REQ: RT-089 RT-096 */
 static bool fault(job_ctx *c, rt_job_status st, uint64_t addr)
@@ -273,23 +283,21 @@ static bool spend(job_ctx *c, uint64_t units)
     return true;
 }
 
-/* n bytes at a (already alignment-checked) in 8/4/2/1-byte loads. */
+/* n bytes at a (8-byte aligned, n a multiple of 8: a queue descriptor) as 8-byte loads, so
+ * that a word which is only partly accessible faults at its own address. */
 /* REQ: RT-088 RT-097 */
-static bool load_bytes(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
+static bool load_words(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
 {
-    unsigned i = 0;
-    while (i < n) {
-        unsigned sz = n - i >= 8 ? 8 : n - i >= 4 ? 4 : n - i >= 2 ? 2 : 1;
+    for (unsigned i = 0; i < n; i += 8) {
         uint64_t v;
-        if (!c->m->load(c->m->ctx, a + i, sz, &v)) return fault(c, RT_JOB_MEM_FAULT, a + i);
-        rt_le_put(buf + i, sz, v);
-        i += sz;
+        if (!c->m->load(c->m->ctx, a + i, 8, &v)) return fault(c, RT_JOB_MEM_FAULT, a + i);
+        rt_le_put(buf + i, 8, v);
     }
     return true;
 }
 
 /* Queue descriptors: ordinary reads (the records go through rt_fetch), n bytes at a
- * (already alignment-checked). */
+ * (8-byte aligned, n a multiple of 8). */
 static bool read_plain(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
 {
     const uint8_t *p = c->m->map ? c->m->map(c->m->ctx, a, n) : NULL;
@@ -297,7 +305,7 @@ static bool read_plain(job_ctx *c, uint64_t a, unsigned n, uint8_t *buf)
         memcpy(buf, p, n);
         return true;
     }
-    return load_bytes(c, a, n, buf);
+    return load_words(c, a, n, buf);
 }
 
 /* The one write path (queue entries, TAIL, HEAD): n bytes at a, written at host (the
@@ -453,10 +461,10 @@ typedef struct {
     bool cull, any, node8;
     unsigned eps;
     uint64_t bvh, tri_buf;
-    /* The ray queue's records [rays_base, rays_end) read in place (rays_in_place), or
-     * rays NULL: fetched one by one. */
+    /* The ray queue's records, every slot of it, read in place from rays (rays_in_place),
+     * the slot at rays_base first; or rays NULL: fetched one by one. */
     const uint8_t *rays;
-    uint64_t rays_base, rays_end;
+    uint64_t rays_base;
 } trav_cfg;
 
 typedef rt_tri_hit trav_hit;
@@ -557,6 +565,29 @@ static inline void prefetch_child(const cache_view *cv, uint64_t bvh, uint32_t c
     }
 }
 
+/* Child ch of a node of nn tiles (w0; w1 the second tile of a Node8): its rt_node4w.child.
+ * Always inline, as stack_push: traverse_as's loop makes no call for them (written out as
+ * macros before, they compile to the same operations; bench/README.md "rt-walk"). */
+__attribute__((always_inline)) static inline uint32_t
+node_kid(const rt_node4w *w0, const rt_node4w *w1, unsigned nn, unsigned ch)
+{
+    return nn == 1 ? w0->child[ch & 3] : (ch < 4 ? w0 : w1)->child[ch & 3];
+}
+
+/* Pushes child ch of the node (w0, w1, nn as node_kid) into st[sp], with the raw interval
+ * [tn[ch], tf[ch]] of its box: the near end max(tn[ch], tmin), the far end only where a NaN
+ * can occur (not fast); and asks for its cache entry. */
+__attribute__((always_inline)) static inline void
+stack_push(stack_ent *st, float *st_tf, unsigned sp, const rt_node4w *w0, const rt_node4w *w1,
+           unsigned nn, unsigned ch, const float *tn, const float *tf, float tmin, bool fast,
+           const cache_view *cv, uint64_t bvh)
+{
+    uint32_t kid = node_kid(w0, w1, nn, ch);
+    if (!fast) st_tf[sp] = tf[ch];
+    st[sp] = (stack_ent){kid, tn[ch] > tmin ? tn[ch] : tmin};
+    prefetch_child(cv, bvh, kid);
+}
+
 /* Closest (or any) hit of the ray in the BVH over [tmin, tmax_w] (the ray's range widened
  * by the tolerance 2^-e, errata Q-74, so that boxes never cull a hit the triangle test
  * accepts); false on a fault (c->r->status set). The range closes at the closest hit so
@@ -611,7 +642,7 @@ __attribute__((always_inline)) static inline bool traverse_as(job_ctx *c, const 
          * saves them around the calls of those cases. */
         if (__builtin_expect((child & KIND_MASK) == RT_CHILD_LEAF, 0)) {
             if (!lr_set) {
-                rt_leaf_ray_init(p, k->cull, k->eps, k->any, &lr);
+                rt_leaf_ray_init(ray_sheared(c), k->cull, k->eps, k->any, &lr);
                 lr_set = true;
             }
             if (!leaf(c, k, &lr, addr, best)) return false;
@@ -647,23 +678,14 @@ __attribute__((always_inline)) static inline bool traverse_as(job_ctx *c, const 
                 mask = rt_node4w_slab(p, w0, tmin, tmax, tn, tf);
                 if (nn == 2) mask |= rt_node4w_slab(p, w1, tmin, tmax, tn + 4, tf + 4) << 4;
             }
-            /* Child ch of the node: a tile's four, or a Node8's eight from two tiles. */
-#define KID(ch) (nn == 1 ? w0->child[(ch)&3] : ((ch) < 4 ? w0 : w1)->child[(ch)&3])
-            /* Pushes child ch (the far end of its interval only where a NaN can occur). */
-#define PUSH(ch)                                                                                   \
-    do {                                                                                           \
-        uint32_t kid_ = KID(ch);                                                                   \
-        if (!fast) st_tf[sp] = tf[ch];                                                             \
-        st[sp++] = (stack_ent){kid_, tn[ch] > tmin ? tn[ch] : tmin};                               \
-        prefetch_child(&cv, bvh, kid_);                                                            \
-    } while (0)
             unsigned rest = mask & (mask - 1);
             if (rest && !(rest & (rest - 1))) { /* two: rt_child_order's one comparison */
                 if (sp + 2 > RT_JOB_STACK_DEPTH) return fault(c, RT_JOB_STACK, addr);
                 unsigned c0 = (unsigned)__builtin_ctz(mask), c1 = (unsigned)__builtin_ctz(rest);
                 bool swap = tn[c0] > tn[c1];
-                PUSH(swap ? c0 : c1);
-                child = KID(swap ? c1 : c0);
+                stack_push(st, st_tf, sp++, w0, w1, nn, swap ? c0 : c1, tn, tf, tmin, fast, &cv,
+                           bvh);
+                child = node_kid(w0, w1, nn, swap ? c1 : c0);
                 continue;
             }
             if (rest) {
@@ -678,18 +700,16 @@ __attribute__((always_inline)) static inline bool traverse_as(job_ctx *c, const 
                  * the nearest is visited next. */
                 if (sp + nhit > RT_JOB_STACK_DEPTH) return fault(c, RT_JOB_STACK, addr);
                 for (unsigned j = nhit; --j > 0;)
-                    PUSH(order[j]);
-                child = KID(order[0]);
+                    stack_push(st, st_tf, sp++, w0, w1, nn, order[j], tn, tf, tmin, fast, &cv, bvh);
+                child = node_kid(w0, w1, nn, order[0]);
                 continue;
             }
             /* One child (rt_child_order's first case): it always fits, since the pushes
              * above leave room for the child visited next (sp < RT_JOB_STACK_DEPTH). */
             if (mask) {
-                child = KID((unsigned)__builtin_ctz(mask));
+                child = node_kid(w0, w1, nn, (unsigned)__builtin_ctz(mask));
                 continue;
             }
-#undef PUSH
-#undef KID
         }
         /* Pop: a child pushed before a closer hit was found is skipped when its box no
          * longer overlaps [tmin, closest hit]: the slab test's last step with the same raw
@@ -730,19 +750,22 @@ static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hi
     return traverse_as(c, k, p, tmin, tmax_w, best, false);
 }
 
-/* Fetches the ray at ray_addr (a ray queue slot) and traces it. */
+/* Fetches the ray at ray_addr (a ray queue slot) into p->r, prepares p and traces it. p is
+ * the caller's, one for all its rays (inlined in the ray loops: no frame per ray). */
 /* REQ: RT-040 RT-117 */
-static bool trace_slot(job_ctx *c, const trav_cfg *k, uint64_t ray_addr, trav_hit *h)
+__attribute__((always_inline)) static inline bool
+trace_slot(job_ctx *c, const trav_cfg *k, uint64_t ray_addr, rt_ray_pre *p, trav_hit *h)
 {
     cache_fit(c->nc);
-    rt_ray ray;
-    if (k->rays && ray_addr >= k->rays_base && ray_addr < k->rays_end)
-        rt_ray_decode(k->rays + (ray_addr - k->rays_base), k->e, &ray);
-    else if (!fetched(c, rt_fetch_ray(&c->fetch, ray_addr, k->e, &ray)))
+    if (k->rays) /* ray_addr is one of its slots */
+        rt_ray_decode(k->rays + (ray_addr - k->rays_base), k->e, &p->r);
+    else if (!fetched(c, rt_fetch_ray(&c->fetch, ray_addr, k->e, &p->r)))
         return false;
-    rt_ray_pre p;
-    rt_ray_prepare(&ray, &p);
-    return traverse(c, k, &p, h);
+    /* Most rays of a scene reach no leaf (primary rays that miss it, rays whose boxes all
+     * miss): the triangle tests' shear waits for the first leaf. */
+    rt_ray_prepare_slab(p);
+    c->ray = p;
+    return traverse(c, k, p, h);
 }
 
 /* ---- the job ---- */
@@ -784,7 +807,8 @@ _Static_assert(sizeof(ray_out) == 24, "ray_out is 24 bytes");
 /* The hit or miss of a traced ray: t, u, v rounded once to the element format under the
  * snapshot's policy (rt_result_encode). */
 /* REQ: RT-082 RT-085 */
-static void ray_result(const trav_cfg *k, const cap_snap *s, const trav_hit *h, ray_out *o)
+__attribute__((always_inline)) static inline void ray_result(const trav_cfg *k, const cap_snap *s,
+                                                             const trav_hit *h, ray_out *o)
 {
     if (!h->hit) {
         o->kind = OUT_MISS;
@@ -797,7 +821,7 @@ static void ray_result(const trav_cfg *k, const cap_snap *s, const trav_hit *h, 
     o->u = rt_result_encode(h->u, k->e, &s->pol, &f);
     o->v = rt_result_encode(h->v, k->e, &s->pol, &f);
     o->flags = f;
-    o->trap = cap_trap_flags(s, f) != 0;
+    o->trap = f != 0 && cap_trap_flags(s, f) != 0; /* no flag traps nothing */
 }
 
 /* Ray i's hit entry (its 24 bytes, the last 4 zero) from its traced result. */
@@ -814,7 +838,8 @@ static inline void hit_entry(uint8_t *ent, uint32_t i, const ray_out *o)
 /* Appends ray i's hit or miss entry (nothing at all for a masked-off lane, RT 8.2/8.3) and
  * advances the ray queue's HEAD; false when the job ends. */
 /* REQ: RT-120 RT-082 RT-083 RT-085 RT-088 RT-044 RT-091 RT-094 RT-095 */
-static bool emit(job_ctx *c, queue *rq, queue *hq, queue *mq, uint32_t i, const ray_out *o)
+__attribute__((always_inline)) static inline bool emit(job_ctx *c, queue *rq, queue *hq, queue *mq,
+                                                       uint32_t i, const ray_out *o)
 {
     rt_job_result *r = c->r;
     if (o->kind == OUT_HIT) {
@@ -1021,6 +1046,7 @@ static bool trace_block(split_job *sj, tracer *tr, uint64_t b)
     unsigned slot = (tr->kept_first + tr->kept_n) % SPLIT_KEEP;
     ray_out *o0 = keep ? tr->kept[slot] : ring_of(sj, b), *o = o0;
     unsigned rsz = rt_ray_bytes(tr->k.e);
+    rt_ray_pre p;
     uint32_t cap = tr->ray_cap, i = (uint32_t)(((uint64_t)tr->ray_head + j0) % cap);
     for (uint32_t j = j0; j < j1; j++, o++, i = i + 1 == cap ? 0 : i + 1) {
         if ((tr->lanes_off >> (j % 64)) & 1) { /* masked-off lane: not traced */
@@ -1032,7 +1058,7 @@ static bool trace_block(split_job *sj, tracer *tr, uint64_t b)
         tr->scratch.events = 0;
         tr->c.fetch.inv_miss = false;
         trav_hit h;
-        if (trace_slot(&tr->c, &tr->k, tr->ray_base + (uint64_t)i * rsz, &h)) {
+        if (trace_slot(&tr->c, &tr->k, tr->ray_base + (uint64_t)i * rsz, &p, &h)) {
             ray_result(&tr->k, &tr->s, &h, o);
         } else {
             if (tr->c.fetch.declined) {
@@ -1518,7 +1544,6 @@ static void rays_in_place(const job_ctx *c, trav_cfg *k, const queue *rq, const 
     uint64_t lo = rq->base, hi = rq->base + (uint64_t)rq->cap * rsz;
     k->rays = rt_fetch_run(&c->fetch, lo, rsz / 8, hi - lo);
     k->rays_base = lo;
-    k->rays_end = hi;
 }
 
 void rt_job_run(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m, rt_job_result *r)
@@ -1631,11 +1656,13 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
     /* Ray j of the job is its lane j (RT 8.2): a masked-off lane is not traced, and a
      * fault of lane j > 0 under fault-only-first stops the job there (errata P-320). */
     uint32_t i = (uint32_t)(((uint64_t)rq.head + j) % rq.cap);
+    rt_ray_pre p;
     for (; !ended && j < n; j++, i = i + 1 == rq.cap ? 0 : i + 1) {
-        ray_out o = {.kind = OUT_MASKED};
+        ray_out o;
+        o.kind = OUT_MASKED; /* the only field emit reads of a masked lane */
         if (!((jd->lanes_off >> (j % 64)) & 1)) {
             trav_hit h;
-            if (!trace_slot(&c, &cfg, rq.base + (uint64_t)i * rsz, &h)) {
+            if (!trace_slot(&c, &cfg, rq.base + (uint64_t)i * rsz, &p, &h)) {
                 ended = true;
                 break;
             }

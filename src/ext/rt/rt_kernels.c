@@ -124,15 +124,8 @@ static float elem_load(const uint8_t *p, rt_elem e)
 /* ---- Records ----------------------------------------------------------------------- */
 
 /* REQ: RT-039 RT-040 RT-042 */
-void rt_ray_decode(const uint8_t *bytes, rt_elem e, rt_ray *r)
+void rt_ray_decode_elems(const uint8_t *bytes, rt_elem e, rt_ray *r)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (e == RT_ELEM_FP32) { /* rt_ray is the record's eight binary32 fields in order */
-        _Static_assert(sizeof *r == 32, "rt_ray is eight floats");
-        memcpy(r, bytes, 32);
-        return;
-    }
-#endif
     unsigned s = rt_elem_bytes(e);
     float x[8];
     for (unsigned i = 0; i < 8; i++)
@@ -169,12 +162,23 @@ void rt_trirange_decode(const uint8_t bytes[16], rt_trirange *tr)
 
 /* ---- Ray preparation ---------------------------------------------------------------- */
 
+/* The shear axes (kx, ky) of kz, and of kz with a negative dir[kz] (swapped, to keep the
+ * winding): the next two axes cyclically. */
+static const uint8_t shear_axes[3][2][2] = {{{1, 2}, {2, 1}}, {{2, 0}, {0, 2}}, {{0, 1}, {1, 0}}};
+
 /* REQ: RT-056 RT-065 */
 void rt_ray_prepare(const rt_ray *r, rt_ray_pre *p)
 {
+    if (r != &p->r) p->r = *r; /* r may be &p->r (a ray decoded in place) */
+    rt_ray_prepare_slab(p);
+    rt_ray_prepare_shear(p);
+}
+
+/* REQ: RT-056 */
+void rt_ray_prepare_slab(rt_ray_pre *p)
+{
     /* every field is written (no memset of the whole struct: this runs once per ray) */
-    p->r = *r;
-    p->dsx = p->dsy = p->dsz = 0.0;
+    const rt_ray *r = &p->r;
 #if defined(__SSE2__) && !defined(RT_PORTABLE)
     /* The loop below, three axes at once (lane 3 holds dir.x or tmin and is ignored): the
      * same division, the same comparisons. A zero direction's reciprocal and the direction
@@ -189,9 +193,7 @@ void rt_ray_prepare(const rt_ray *r, rt_ray_pre *p)
     p->zero_axes = (uint8_t)(_mm_movemask_ps(zero) & 7);
     p->nan = (_mm_movemask_ps(_mm_cmpunord_ps(o, d)) & 7) != 0;
     p->slab_scalar = (_mm_movemask_ps(inf_any) & 7) != 0;
-    float inv3[4];
-    _mm_storeu_ps(inv3, inv);
-    memcpy(p->inv, inv3, sizeof p->inv);
+    _mm_storeu_ps(p->inv, inv); /* lane 3 lands in the unused inv[3] */
     _mm_store_ps(p->org4[0], _mm_shuffle_ps(o, o, 0x00));
     _mm_store_ps(p->org4[1], _mm_shuffle_ps(o, o, 0x55));
     _mm_store_ps(p->org4[2], _mm_shuffle_ps(o, o, 0xaa));
@@ -200,6 +202,7 @@ void rt_ray_prepare(const rt_ray *r, rt_ray_pre *p)
     _mm_store_ps(p->inv4[2], _mm_shuffle_ps(inv, inv, 0xaa));
 #else
     p->zero_axes = 0;
+    p->inv[3] = 0.0f;
     bool nan = false, inf = false;
     for (int i = 0; i < 3; i++) {
         nan |= nan_f(r->org[i]) || nan_f(r->dir[i]);
@@ -223,25 +226,29 @@ void rt_ray_prepare(const rt_ray *r, rt_ray_pre *p)
     p->nan = nan;
     p->slab_scalar = inf;
 #endif
-    /* Woop et al.: kz = the axis of largest |dir| (the lowest such axis on ties); kx, ky
-     * the next two cyclically, swapped when dir[kz] < 0 to keep the winding. */
-    int kz = 0;
-    for (int i = 1; i < 3; i++)
-        if (fabsf(r->dir[i]) > fabsf(r->dir[kz])) kz = i;
-    float dz = r->dir[kz];
-    int kx = (kz + 1) % 3, ky = (kz + 2) % 3;
-    if (dz < 0.0f) {
-        int s = kx;
-        kx = ky;
-        ky = s;
-    }
+}
+
+/* REQ: RT-065 */
+void rt_ray_prepare_shear(rt_ray_pre *p)
+{
+    /* Woop et al.: kz = the axis of largest |dir| (the lowest such axis on ties: each axis
+     * replaces the one before only when strictly larger; a NaN never does), kx and ky
+     * from shear_axes. */
+    const float *dir = p->r.dir;
+    float a0 = fabsf(dir[0]), a1 = fabsf(dir[1]), a2 = fabsf(dir[2]);
+    int kz = a1 > a0;
+    kz = a2 > (kz ? a1 : a0) ? 2 : kz;
+    float dz = dir[kz];
+    int kx = shear_axes[kz][dz < 0.0f][0], ky = shear_axes[kz][dz < 0.0f][1];
     p->kx = (uint8_t)kx;
     p->ky = (uint8_t)ky;
     p->kz = (uint8_t)kz;
     p->dir_zero = dz == 0.0f || nan_f(dz);
-    if (!p->dir_zero) {
-        p->dsx = (double)r->dir[kx] / (double)dz;
-        p->dsy = (double)r->dir[ky] / (double)dz;
+    if (p->dir_zero) {
+        p->dsx = p->dsy = p->dsz = 0.0;
+    } else {
+        p->dsx = (double)dir[kx] / (double)dz;
+        p->dsy = (double)dir[ky] / (double)dz;
         p->dsz = 1.0 / (double)dz;
     }
 }
@@ -375,18 +382,6 @@ unsigned rt_node4w_slab(const rt_ray_pre *p, const rt_node4w *n, float tmin, flo
 }
 
 /* ---- Watertight triangle test ------------------------------------------------------ */
-
-/* 2^-e in binary32 (RNE): normal for e <= 126, subnormal to e = 149, 0 beyond (2^-150 is
- * the tie between 0 and 2^-149 and rounds to the even 0). */
-/* REQ: RT-014 RT-062 RT-073 */
-float rt_eps(unsigned eps_code)
-{
-    unsigned e = eps_code & 0xffu;
-    if (e == 0) return 0.0f;
-    if (e <= 126) return u2f((127u - e) << 23);
-    if (e <= 149) return u2f(1u << (149u - e));
-    return 0.0f;
-}
 
 /* REQ: RT-059 RT-062 RT-065 */
 bool rt_tri_test_pre(const rt_ray_pre *p, const float v[3][3], bool cull_back, unsigned eps_code,

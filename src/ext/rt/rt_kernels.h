@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "xphmg/num.h"
 
@@ -45,8 +46,21 @@ static inline unsigned rt_tri_bytes(rt_elem e)
 }
 
 /* Decodes a ray record (8 little-endian elements: org.xyz, dir.xyz, tmin, tmax) from
- * bytes; 16-bit elements widen exactly to binary32. */
-void rt_ray_decode(const uint8_t *bytes, rt_elem e, rt_ray *r);
+ * bytes; 16-bit elements widen exactly to binary32. Inline, as the offload engine decodes
+ * one per ray: on a little-endian host an FP32 record is rt_ray's eight binary32 fields in
+ * order; rt_ray_decode_elems decodes every other case element by element. */
+void rt_ray_decode_elems(const uint8_t *bytes, rt_elem e, rt_ray *r);
+static inline void rt_ray_decode(const uint8_t *bytes, rt_elem e, rt_ray *r)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    _Static_assert(sizeof *r == 32, "rt_ray is eight floats");
+    if (e == RT_ELEM_FP32) {
+        memcpy(r, bytes, 32);
+        return;
+    }
+#endif
+    rt_ray_decode_elems(bytes, e, r);
+}
 /* Decodes a triangle (v0.xyz, v1.xyz, v2.xyz) into v[3][3]. */
 void rt_tri_decode(const uint8_t *bytes, rt_elem e, float v[3][3]);
 
@@ -64,8 +78,18 @@ bool rt_box_test(const rt_ray *r, const rt_box *b, float *tnear, float *tfar);
  * (u, v) with hit point = (1-u-v) v0 + u v1 + v v2. */
 bool rt_tri_test(const rt_ray *r, const float v[3][3], bool cull_back, unsigned eps_code, float *t,
                  float *u, float *v_out);
-/* The tolerance 2^-e of eps_code e (its low 8 bits; 0 = none: 0.0f), in binary32. */
-float rt_eps(unsigned eps_code);
+/* The tolerance 2^-e of eps_code e (its low 8 bits; 0 = none: 0.0f), in binary32 (RNE):
+ * normal for e <= 126, subnormal to e = 149, 0 beyond (2^-150 is the tie between 0 and
+ * 2^-149 and rounds to the even 0). Inline: the offload engine asks for it once per ray. */
+/* REQ: RT-014 RT-062 RT-073 */
+static inline float rt_eps(unsigned eps_code)
+{
+    unsigned e = eps_code & 0xffu;
+    uint32_t bits = e == 0 ? 0u : e <= 126 ? (127u - e) << 23 : e <= 149 ? 1u << (149u - e) : 0u;
+    float x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
 
 /* BVHNode4 (errata Q-67): 64 bytes; four children with binary16 boxes, 24-bit child
  * indices (16-byte units from the BVH base) and 2-bit kinds. */
@@ -122,11 +146,18 @@ typedef struct {
     bool dir_zero;     /* dir = 0: every triangle misses */
     uint8_t zero_axes; /* bit i: dir[i] == 0 */
     uint8_t kx, ky, kz;
-    float inv[3];
-    double dsx, dsy, dsz;                      /* the shear, binary64 (errata P-340) */
+    float inv[4];         /* inv[3]: unused (rt_ray_prepare stores four lanes at once) */
+    double dsx, dsy, dsz; /* the shear, binary64 (errata P-340) */
     _Alignas(16) float org4[3][4], inv4[3][4]; /* org and inv, each broadcast to 4 lanes */
 } rt_ray_pre;
 void rt_ray_prepare(const rt_ray *r, rt_ray_pre *p);
+/* rt_ray_prepare in two steps, both from p->r, for a caller that may not test any triangle
+ * with the ray (the offload engine's rays that reach no leaf): rt_ray_prepare_slab writes
+ * what the slab tests read (nan, slab_scalar, zero_axes, inv, org4, inv4),
+ * rt_ray_prepare_shear what the triangle tests read (kx, ky, kz, dir_zero, dsx, dsy,
+ * dsz). */
+void rt_ray_prepare_slab(rt_ray_pre *p);
+void rt_ray_prepare_shear(rt_ray_pre *p);
 
 /* A decoded node tile laid out for the 4-wide slab test: per axis the four children's
  * bounds; child c's index and kind as index << 4 | kind (the offset of its record from the
@@ -310,11 +341,23 @@ bool rt_tri_test_pre(const rt_ray_pre *p, const float v[3][3], bool cull_back, u
  * Q-69): true with *e for FP32/FP16/BF16 without quantization; false with *e = FP32 for
  * anything else (the caller then reports UNSUP_FMT through cap_note_unsupported()). */
 bool rt_elem_from_pet(unsigned eff_pet, bool q, rt_elem *e);
+/* rt_result_encode through the numeric engine, for every value and format. */
+uint32_t rt_result_convert(float x, rt_elem e, const num_policy *pol, num_flags *f);
 /* Rounds a binary32 result once to e under pol (its rounding mode and policy, errata
  * Q-76), ORs the flags into *f (DOWNCAST_TAKEN whenever e is narrower than FP32, as the
  * numeric engine does for every narrowing conversion) and returns the bits, zero-extended
- * to 32. */
-uint32_t rt_result_encode(float x, rt_elem e, const num_policy *pol, num_flags *f);
+ * to 32. Inline, as the offload engine encodes three values per hit: FP32 to FP32 of a
+ * normal number, a zero or an infinity is the identity without flags under every policy
+ * (only subnormals and NaNs depend on it; test_result_encode_fp32 compares with
+ * rt_result_convert's numeric engine). */
+static inline uint32_t rt_result_encode(float x, rt_elem e, const num_policy *pol, num_flags *f)
+{
+    uint32_t b, ex;
+    memcpy(&b, &x, sizeof b);
+    ex = b & 0x7f800000u;
+    if (e == RT_ELEM_FP32 && ((ex != 0 && ex != 0x7f800000u) || (b & 0x7fffffu) == 0)) return b;
+    return rt_result_convert(x, e, pol, f);
+}
 
 /* TriRange (FMT_TRIRANGE, 16 bytes): first triangle, count, buffer base address. */
 typedef struct {

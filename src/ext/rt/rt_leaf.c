@@ -1,6 +1,7 @@
 /* rt_leaf.c — the closest hit over a TriRange's triangles (rt_leaf.h). */
 #include "rt_leaf.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 /* Takes triangle prim's hit into *best by the rule of rt_leaf.h (nearer, or as near with a
@@ -144,24 +145,6 @@ static bool (*const leaf_x4[6])(const rt_leaf_ray *, const uint8_t *, uint32_t, 
                                                  leaf_x4_201, leaf_x4_012, leaf_x4_102};
 #endif
 
-void rt_leaf_ray_init(const rt_ray_pre *p, bool cull_back, unsigned eps_code, bool any,
-                      rt_leaf_ray *lr)
-{
-    float eps = rt_eps(eps_code);
-    lr->p = p;
-    lr->lo = p->r.tmin - eps;
-    lr->hi = p->r.tmax + eps;
-    lr->none = p->nan || p->dir_zero; /* rt_tri_test_pre's whole-ray misses */
-    lr->cull_back = cull_back;
-    lr->any = any;
-    lr->eps_code = eps_code;
-    lr->perm = (uint8_t)(2 * p->kz + (p->kx > p->ky));
-    lr->ox = (double)p->r.org[p->kx];
-    lr->oy = (double)p->r.org[p->ky];
-    lr->oz = (double)p->r.org[p->kz];
-    rt_leaf_ray_x4(lr, true);
-}
-
 /* rt_tri_test_pre of triangle prim (tri) and, on a hit, take; false when an any-hit search
  * stops at it. */
 /* REQ: RT-064 RT-065 */
@@ -194,17 +177,51 @@ static bool leaf_none(const rt_leaf_ray *lr, const uint8_t *mem, uint32_t first,
     return true;
 }
 
-/* REQ: RT-065 */
-void rt_leaf_ray_x4(rt_leaf_ray *lr, bool x4)
+#ifdef RT_LEAF_X4
+/* rt_host_avx, asked once: a ray's init then reads one word instead of calling it. */
+static _Atomic int host_x4 = -1;
+#endif
+
+/* lr's loop (rt_leaf_ray_x4), inline in rt_leaf_ray_init. */
+__attribute__((always_inline)) static inline void leaf_loop(rt_leaf_ray *lr, bool x4)
 {
     lr->mem = leaf_scalar;
 #ifdef RT_LEAF_X4
+    int avx = atomic_load_explicit(&host_x4, memory_order_relaxed);
+    if (avx < 0) {
+        avx = rt_host_avx();
+        atomic_store_explicit(&host_x4, avx, memory_order_relaxed);
+    }
     /* (a NaN range fails tri4_axes's t test as the scalar test's NaN check does) */
-    if (x4 && rt_host_avx()) lr->mem = lr->none ? leaf_none : leaf_x4[lr->perm];
+    if (x4 && avx) lr->mem = lr->none ? leaf_none : leaf_x4[lr->perm];
 #else
     (void)x4;
     (void)leaf_none;
 #endif
+}
+
+/* REQ: RT-065 */
+void rt_leaf_ray_x4(rt_leaf_ray *lr, bool x4)
+{
+    leaf_loop(lr, x4);
+}
+
+void rt_leaf_ray_init(const rt_ray_pre *p, bool cull_back, unsigned eps_code, bool any,
+                      rt_leaf_ray *lr)
+{
+    float eps = rt_eps(eps_code);
+    lr->p = p;
+    lr->lo = p->r.tmin - eps;
+    lr->hi = p->r.tmax + eps;
+    lr->none = p->nan || p->dir_zero; /* rt_tri_test_pre's whole-ray misses */
+    lr->cull_back = cull_back;
+    lr->any = any;
+    lr->eps_code = eps_code;
+    lr->perm = (uint8_t)(2 * p->kz + (p->kx > p->ky));
+    lr->ox = (double)p->r.org[p->kx];
+    lr->oy = (double)p->r.org[p->ky];
+    lr->oz = (double)p->r.org[p->kz];
+    leaf_loop(lr, true);
 }
 
 /* REQ: RT-036 RT-064 RT-065 */
