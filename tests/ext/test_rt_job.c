@@ -2340,6 +2340,55 @@ static void test_stack_depth(void **st)
     }
 }
 
+/* The visit limit (RT_JOB_MAX_VISITS, 65536 visits per ray, docs/rt.md job step 5): a
+ * chain of 15 nodes, each with two hit children that are both the next node (the last
+ * one's: an empty leaf), under a root whose one child is the chain's first node, makes a ray
+ * visit 1 + (1 + 2 + ... + 2^15) = 65536 entries and complete with a miss; a second root
+ * child, an empty leaf farther along the ray (pushed, so popped last), is visit 65537 and
+ * faults with RT_JOB_STACK at its TriRange: visited, or (when the chain's leaves hold
+ * triangle B, hit at t 3, before it) culled at its pop, which counts as a visit too. For a
+ * ray along +z (the general expansion of the traversal) and a slanted one (the fast
+ * expansion), loads and map.
+ * REQ: RT-117 RT-035 */
+static void test_visit_limit(void **st)
+{
+    (void)st;
+    const uint64_t empty = CHAIN + 64 * 256, last_leaf = empty + 16;
+    for (unsigned extra = 0; extra < 3; extra++)
+        for (unsigned slanted = 0; slanted < 2; slanted++) {
+            setup(8);
+            child root[2] = {{{0, 0, 0}, {4, 4, 100}, (CHAIN - BVH) / 16, 1},
+                             {{0, 0, 5}, {4, 4, 5}, (uint32_t)((last_leaf - BVH) / 16), 2}};
+            node4(BVH, root, extra ? 2 : 1);
+            for (unsigned i = 0; i < 15; i++) {
+                bool last = i == 14;
+                uint32_t next = (uint32_t)(((last ? empty : CHAIN + 64 * (i + 1))) - BVH) / 16;
+                child c[2] = {{{0, 0, 0}, {4, 4, 100}, next, last ? 2u : 1u},
+                              {{0, 0, 0}, {4, 4, 100}, next, last ? 2u : 1u}};
+                node4(CHAIN + 64 * i, c, 2);
+            }
+            trirange(empty, 1, extra == 2, TRIS);
+            trirange(last_leaf, 0, 0, TRIS);
+            const float o[3] = {1, 2, 0}, d[3] = {slanted ? 0.01f : 0, slanted ? 0.01f : 0, 1};
+            ray32_dir(0, o, d);
+            rt_job_desc jd;
+            desc(&jd, 0);
+            for (unsigned mapped = 0; mapped < 2; mapped++) {
+                w(QRAY, 4, 0);
+                w(QRAY + 4, 4, 1);
+                w(QMISS + 4, 4, 0);
+                rt_job_result res = run_job(&jd, CAP_T_FP32, mapped ? &MEM_MAPPED : &MEM);
+                if (!extra) {
+                    assert_int_equal(res.status, RT_JOB_OK);
+                    assert_int_equal(res.misses, 1);
+                } else {
+                    assert_int_equal(res.status, RT_JOB_STACK);
+                    assert_int_equal(res.fault_addr, last_leaf);
+                }
+            }
+        }
+}
+
 /* A job's store over a TriRange record it has read (and cached) is seen by its later rays,
  * as in a job without caches (errata P-341). The leaf's TriRange lies above the node and
  * the triangles, where the hit queue's first entry lands: ray 0 hits A (t 5, u 1/4, v 2/4)
@@ -2401,6 +2450,7 @@ int main(void)
         cmocka_unit_test(test_tie_same_index),
         cmocka_unit_test(test_tie_lower_index_popped),
         cmocka_unit_test(test_stack_depth),
+        cmocka_unit_test(test_visit_limit),
         cmocka_unit_test(test_fof_stop_kinds),
         cmocka_unit_test(test_eps),
         cmocka_unit_test(test_nan_range),
