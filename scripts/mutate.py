@@ -110,6 +110,13 @@ MODULES = {
              {"enter_trap", "hart_raise", "hart_illegal", "hart_exec_illegal", "take_interrupt"},
              r"^(sim\.hart|arch\.rv\.(priv_\w+|unexpected_trap|trap_loop|isa_\w+)|host_trap_\w+"
              r"|riscv-tests\.(commit-log\.)?rv64[ms]i-p-[\w-]+)$"),
+    # RAM's epoch for the RT offload engine (errata P-402): the stores' notification, the
+    # host-write hook, the watch and the translation/PMP change that start a new epoch.
+    "sim": (["src/sim/hart.c", "src/sim/vm.c"],
+            {"mem_hook", "hart_rt_written", "hart_ram_epoch", "hart_ram_watch",
+             "hart_store_notify", "hart_update_xlate"},
+            r"^(sim\.hart|arch\.rt\.offload_\w+|arch\.rt\.offload_keep\.(jit|traced)"
+            r"|arch\.rv\.(priv_\w+|jit_\w+)(\.jit)?)$"),
 }
 # Module -> [(file, functions)] outside the module's files whose code implements the
 # module's requirements; only --per-req draws their mutants, so the module's random sample

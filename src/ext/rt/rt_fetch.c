@@ -22,6 +22,16 @@ __attribute__((always_inline)) static inline bool forbidden(const rt_fetch *f, u
     return false;
 }
 
+/* rt_fetch_run, inline in the record fetchers below (their sizes and alignments constant). */
+__attribute__((always_inline)) static inline const uint8_t *
+fetch_run(const rt_fetch *f, uint64_t addr, uint64_t align, uint64_t n)
+{
+    if (n == 0 || (addr & (align - 1)) || n > UINT32_MAX || addr + n < addr || f->cache ||
+        !f->mem->map || forbidden(f, addr, n))
+        return NULL;
+    return f->mem->map(f->mem->ctx, addr, (unsigned)n);
+}
+
 /* n units of unit bytes at a into buf (little-endian), after the alignment check. */
 /* REQ: RT-089 RT-097 RT-099 RT-101 RT-102 RT-033 RT-041 */
 static rt_fetch_status fetch(rt_fetch *f, uint64_t a, uint64_t align, unsigned unit, unsigned n,
@@ -66,7 +76,7 @@ static rt_fetch_status fetch(rt_fetch *f, uint64_t a, uint64_t align, unsigned u
 rt_fetch_status rt_fetch_ray(rt_fetch *f, uint64_t addr, rt_elem e, rt_ray *ray)
 {
     unsigned es = rt_elem_bytes(e);
-    const uint8_t *run = rt_fetch_run(f, addr, es, 8u * es); /* what fetch would copy */
+    const uint8_t *run = fetch_run(f, addr, es, 8u * es); /* what fetch would copy */
     if (run) {
         rt_ray_decode(run, e, ray);
         return RT_FETCH_OK;
@@ -98,7 +108,7 @@ rt_fetch_status rt_fetch_node(rt_fetch *f, uint64_t addr, unsigned ntiles, uint8
 {
     /* what fetch would copy, with a copy of constant size (a node fill is one per tile
      * the offload engine first visits) */
-    const uint8_t *run = rt_fetch_run(f, addr, 64u * ntiles, 64u * ntiles);
+    const uint8_t *run = fetch_run(f, addr, 64u * ntiles, 64u * ntiles);
     if (run && ntiles == 1) {
         memcpy(bytes, run, 64);
         return RT_FETCH_OK;
@@ -113,7 +123,7 @@ rt_fetch_status rt_fetch_node(rt_fetch *f, uint64_t addr, unsigned ntiles, uint8
 /* REQ: RT-036 RT-064 RT-089 */
 rt_fetch_status rt_fetch_trirange(rt_fetch *f, uint64_t addr, rt_trirange *tr)
 {
-    const uint8_t *run = rt_fetch_run(f, addr, 16, 16); /* what fetch would copy */
+    const uint8_t *run = fetch_run(f, addr, 16, 16); /* what fetch would copy */
     if (run) {
         rt_trirange_decode(run, tr);
         return RT_FETCH_OK;
@@ -137,8 +147,5 @@ rt_fetch_status rt_fetch_tri(rt_fetch *f, uint64_t base, uint64_t index, rt_elem
 /* REQ: RT-064 RT-089 */
 const uint8_t *rt_fetch_run(const rt_fetch *f, uint64_t addr, uint64_t align, uint64_t n)
 {
-    if (n == 0 || (addr & (align - 1)) || n > UINT32_MAX || addr + n < addr || f->cache ||
-        !f->mem->map || forbidden(f, addr, n))
-        return NULL;
-    return f->mem->map(f->mem->ctx, addr, (unsigned)n);
+    return fetch_run(f, addr, align, n);
 }

@@ -1008,8 +1008,9 @@ static void split_cache_done(split_job *sj, const tracer *tr)
 {
     tracer_done(sj, tr);
     node_cache *nc = &sj->eng->cache;
-    nc->evict += atomic_exchange(&sj->evict, 0);
-    uint64_t hi = atomic_exchange(&sj->hi, 0), lo = ~(uint64_t)atomic_exchange(&sj->nlo, 0);
+    nc->evict += atomic_load(&sj->evict); /* split_run counts each round from 0 */
+    /* The range only grows over the rounds of a job: adding it again changes nothing. */
+    uint64_t hi = atomic_load(&sj->hi), lo = ~(uint64_t)atomic_load(&sj->nlo);
     if (lo < hi) cache_range(nc, lo, hi - lo);
 }
 
