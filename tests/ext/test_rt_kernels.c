@@ -1792,7 +1792,7 @@ static void test_fetch_trirange(void **state)
 typedef struct {
     uint8_t ram[0x400];
     uint64_t map_hi;
-    unsigned loads, cached;
+    unsigned loads, maps, cached;
     uint64_t cache_addr[4];
     unsigned cache_size[4];
 } node_mem;
@@ -1811,6 +1811,7 @@ static bool nm_load(void *ctx, uint64_t a, unsigned n, uint64_t *v)
 static const uint8_t *nm_map(void *ctx, uint64_t a, unsigned n)
 {
     node_mem *m = ctx;
+    m->maps++;
     return a >= 0x10000 && a + n <= m->map_hi ? m->ram + (a - 0x10000) : NULL;
 }
 
@@ -1831,7 +1832,8 @@ static void nm_cache(void *ctx, void *cache_ctx, uint64_t a, unsigned n)
  * tiles inside the mapped part, straddling its end, straddling the end of the memory
  * (a fault, or a zero fill under OOB-zero), misaligned, with and without a cache model;
  * and a map_only fetch declines exactly the tiles that map does not serve whole or that
- * overlap a forbidden range. REQ: RT-033 RT-038 RT-089 */
+ * overlap a forbidden range. A tile map serves whole takes one map call and no load.
+ * REQ: RT-033 RT-038 RT-089 */
 static void test_fetch_node_mapped(void **state)
 {
     (void)state;
@@ -1855,9 +1857,9 @@ static void test_fetch_node_mapped(void **state)
                     rt_fetch f = {&with_map, oob,   map_only, forbid, 1,
                                   {0, 0},    false, false,    0,      cache ? nm_cache : NULL,
                                   NULL};
-                    m.loads = m.cached = 0;
+                    m.loads = m.maps = m.cached = 0;
                     rt_fetch_status st = rt_fetch_node(&f, a, nt, got);
-                    unsigned got_cached = m.cached;
+                    unsigned got_cached = m.cached, got_loads = m.loads, got_maps = m.maps;
                     uint64_t got_ca = m.cache_addr[0];
                     unsigned got_cs = m.cache_size[0];
                     bool whole = a >= 0x10000 && a + 64 * nt <= map_hi;
@@ -1888,11 +1890,71 @@ static void test_fetch_node_mapped(void **state)
                         assert_true(got_ca == m.cache_addr[0]);
                         assert_int_equal(got_cs, m.cache_size[0]);
                     }
+                    if (aligned && whole) {
+                        assert_int_equal(got_loads, 0);
+                        assert_int_equal(got_maps, 1);
+                    }
                     served += ref == RT_FETCH_OK && whole;
                     faults += ref == RT_FETCH_ACCESS;
                     zeroed += ref == RT_FETCH_OK && g.inv_miss;
                 }
     assert_true(served > 100 && declined > 50 && faults > 10 && zeroed > 10 && straddled >= 24);
+}
+
+/* A ray record that ends where map's memory ends is read in place: one map call, no
+ * load (FP32 and FP16 records), with the same values as by loads. REQ: RT-039 RT-089 */
+static void test_fetch_ray_at_map_end(void **state)
+{
+    (void)state;
+    static node_mem m;
+    for (unsigned i = 0; i < sizeof m.ram; i++)
+        m.ram[i] = (uint8_t)(i * 13 + 1);
+    m.map_hi = 0x10300;
+    const rt_mem with_map = {.ctx = &m, .load = nm_load, .map = nm_map};
+    const rt_mem loads_only = {.ctx = &m, .load = nm_load};
+    for (int e = 0; e < 2; e++) {
+        rt_elem el = e ? RT_ELEM_FP16 : RT_ELEM_FP32;
+        uint64_t a = 0x10300 - rt_ray_bytes(el);
+        rt_fetch f = {.mem = &with_map}, g = {.mem = &loads_only};
+        rt_ray r1, r2;
+        m.loads = m.maps = 0;
+        assert_int_equal(rt_fetch_ray(&f, a, el, &r1), RT_FETCH_OK);
+        assert_int_equal(m.loads, 0);
+        assert_int_equal(m.maps, 1);
+        assert_int_equal(rt_fetch_ray(&g, a, el, &r2), RT_FETCH_OK);
+        assert_memory_equal(&r1, &r2, sizeof r1);
+    }
+}
+
+/* map answers every request with this (never read) */
+static const uint8_t *any_map(void *ctx, uint64_t a, unsigned n)
+{
+    (void)a, (void)n;
+    return ctx;
+}
+
+/* rt_fetch_run's edges, with a map that serves anything: NULL for n = 0, a misaligned
+ * address, more than 2^32 - 1 bytes, a run that wraps past 2^64 (one ending exactly
+ * there included), a cache model or no map; the pointer otherwise, up to n = 2^32 - 1
+ * and a run ending one byte below 2^64. REQ: RT-064 RT-089 */
+static void test_fetch_run_edges(void **state)
+{
+    (void)state;
+    static uint8_t token;
+    const rt_mem mem = {.ctx = &token, .map = any_map}, no_map = {.ctx = &token};
+    const rt_fetch f = {.mem = &mem};
+    assert_null(rt_fetch_run(&f, 0x1000, 8, 0));
+    assert_ptr_equal(rt_fetch_run(&f, 0x1001, 1, 1), &token);
+    assert_null(rt_fetch_run(&f, 0x1004, 8, 16));
+    assert_ptr_equal(rt_fetch_run(&f, 0x1000, 8, 16), &token);
+    assert_ptr_equal(rt_fetch_run(&f, 0, 1, UINT32_MAX), &token);
+    assert_null(rt_fetch_run(&f, 0, 1, (uint64_t)UINT32_MAX + 1));
+    assert_null(rt_fetch_run(&f, UINT64_MAX - 7, 8, 8));              /* ends at 2^64 */
+    assert_null(rt_fetch_run(&f, UINT64_MAX - 7, 8, 16));             /* wraps */
+    assert_ptr_equal(rt_fetch_run(&f, UINT64_MAX - 8, 1, 8), &token); /* ends at 2^64 - 1 */
+    const rt_fetch cached = {.mem = &mem, .cache = nm_cache}, none = {.mem = &no_map};
+    assert_null(rt_fetch_run(&cached, 0x1000, 8, 16));
+    assert_null(rt_fetch_run(&none, 0x1000, 8, 16));
 }
 
 /* ---- Host rounding mode -------------------------------------------------------------- */
@@ -2317,6 +2379,8 @@ int main(void)
         cmocka_unit_test(test_leaf_reads_inside),
         cmocka_unit_test(test_fetch_trirange),
         cmocka_unit_test(test_fetch_node_mapped),
+        cmocka_unit_test(test_fetch_ray_at_map_end),
+        cmocka_unit_test(test_fetch_run_edges),
         cmocka_unit_test(test_host_rounding),
         cmocka_unit_test(test_node_decode),
         cmocka_unit_test(test_node_encode),
