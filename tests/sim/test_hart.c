@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "hart.h"
+#include "hart_int.h"
 #include "jit.h"
 #include "mem.h"
 
@@ -554,15 +555,15 @@ static uint32_t bne_x5_x0(int32_t off)
 static const struct {
     const char *name;
     uint32_t insn[2];
-    unsigned n;
+    unsigned n, bytes;
 } rt_store_paths[] = {
-    {"sd", {0x0020b023u}, 1},                /* sd x2, 0(x1) */
-    {"sw", {0x0020a023u}, 1},                /* sw x2, 0(x1) */
-    {"sb", {0x00208023u}, 1},                /* sb x2, 0(x1) */
-    {"amoswap.w", {0x0820a1afu}, 1},         /* amoswap.w x3, x2, (x1) */
-    {"sc.d", {0x1000b1afu, 0x1820b22fu}, 2}, /* lr.d x3, (x1); sc.d x4, x2, (x1) */
-    {"fsd", {0x0000b027u}, 1},               /* fsd f0, 0(x1) */
-    {"fsw", {0x0000a027u}, 1},               /* fsw f0, 0(x1) */
+    {"sd", {0x0020b023u}, 1, 8},                /* sd x2, 0(x1) */
+    {"sw", {0x0020a023u}, 1, 4},                /* sw x2, 0(x1) */
+    {"sb", {0x00208023u}, 1, 1},                /* sb x2, 0(x1) */
+    {"amoswap.w", {0x0820a1afu}, 1, 4},         /* amoswap.w x3, x2, (x1) */
+    {"sc.d", {0x1000b1afu, 0x1820b22fu}, 2, 8}, /* lr.d x3, (x1); sc.d x4, x2, (x1) */
+    {"fsd", {0x0000b027u}, 1, 8},               /* fsd f0, 0(x1) */
+    {"fsw", {0x0000a027u}, 1, 4},               /* fsw f0, 0(x1) */
 };
 
 /* Runs the loop at BASE (x5 iterations of the store path) to its final `j .`. */
@@ -606,6 +607,8 @@ static void rt_epoch_store_paths(void **state)
             rt_run_loop(f, RT_DATA + 0x1000, 50, n); /* another page: no change */
             assert_int_equal(hart_ram_epoch(f->h), e0);
             rt_run_loop(f, RT_WATCH + 64, 3, n); /* the page, not the bytes: no change */
+            rt_run_loop(f, RT_WATCH + 16, 1, n); /* the bytes right after and before */
+            rt_run_loop(f, RT_WATCH + 8 - rt_store_paths[p].bytes, 1, n);
             assert_int_equal(hart_ram_epoch(f->h), e0);
             rt_run_loop(f, RT_WATCH + 8, 1, n);
             uint8_t *w = mem_ptr(f->m, RT_WATCH + 8, 1);
@@ -623,6 +626,23 @@ static void rt_epoch_store_paths(void **state)
     hart_set_log(f->h, NULL);
     hart_set_jit(f->h, false);
     fclose(null);
+}
+
+/* A new epoch clears PAGE_RT on every page that carried it, whichever order the watches
+ * came in (a flag left behind would send that page's stores to the slow paths for good). */
+static void rt_epoch_clears_flags(void **state)
+{
+    fixture *f = *state;
+    const uint64_t pages[3] = {RT_WATCH, RT_DATA, RT_WATCH + 0x3000};
+    for (unsigned k = 0; k < 3; k++) {
+        assert_true(hart_ram_watch(f->h, pages[k] + 100, 8));
+        assert_true(f->h->page_flags[(pages[k] - BASE) >> 12] & PAGE_RT);
+    }
+    assert_true(hart_ram_watch(f->h, RT_WATCH + 0x1ff8, 16)); /* across two pages */
+    assert_true(f->h->page_flags[(RT_WATCH + 0x2000 - BASE) >> 12] & PAGE_RT);
+    put32(f, RT_DATA + 100, 1);
+    for (uint64_t p = 0; p < SIZE >> 12; p++)
+        assert_int_equal(f->h->page_flags[p] & PAGE_RT, 0);
 }
 
 /* Host writes (loader, HTIF, syscalls: mem_note_write) change the epoch when they touch a
@@ -693,6 +713,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(runs_hand_assembled_program, setup, teardown),
         cmocka_unit_test_setup_teardown(rt_epoch_store_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(rt_epoch_other_writes, setup, teardown),
+        cmocka_unit_test_setup_teardown(rt_epoch_clears_flags, setup, teardown),
         cmocka_unit_test_setup_teardown(illegal_instruction_traps, setup, teardown),
         cmocka_unit_test_setup_teardown(wild_load_faults_in_guest, setup, teardown),
         cmocka_unit_test_setup_teardown(fetch_outside_ram_faults, setup, teardown),
