@@ -639,10 +639,36 @@ static void rt_epoch_clears_flags(void **state)
         assert_true(f->h->page_flags[(pages[k] - BASE) >> 12] & PAGE_RT);
     }
     assert_true(hart_ram_watch(f->h, RT_WATCH + 0x1ff8, 16)); /* across two pages */
-    assert_true(f->h->page_flags[(RT_WATCH + 0x2000 - BASE) >> 12] & PAGE_RT);
+    assert_true(hart_ram_watch(f->h, RT_WATCH + 0x5ff8, 8));  /* to a page's end */
+    /* exactly the pages holding watched bytes: 0x10, 0x20-0x23, 0x25 */
+    unsigned flagged = 0;
+    for (uint64_t p = 0; p < SIZE >> 12; p++)
+        if (f->h->page_flags[p] & PAGE_RT) {
+            assert_true(p == 0x10 || (p >= 0x20 && p <= 0x23) || p == 0x25);
+            flagged++;
+        }
+    assert_int_equal(flagged, 6);
     put32(f, RT_DATA + 100, 1);
     for (uint64_t p = 0; p < SIZE >> 12; p++)
         assert_int_equal(f->h->page_flags[p] & PAGE_RT, 0);
+}
+
+/* RAM at address 0: after a new epoch nothing is watched, so a host write at address 0
+ * (below any hull) leaves the epoch. */
+static void rt_epoch_ram_at_zero(void **state)
+{
+    (void)state;
+    sim_mem *m = mem_new(0, SIZE);
+    assert_non_null(m);
+    hart *h = hart_new(m, 0);
+    assert_non_null(h);
+    assert_true(hart_ram_watch(h, 0x2000, 8));
+    mem_note_write(m, 0x2000, 8);
+    uint64_t e = hart_ram_epoch(h);
+    mem_note_write(m, 0, 8);
+    assert_int_equal(hart_ram_epoch(h), e);
+    hart_free(h);
+    mem_free(m);
 }
 
 /* Host writes (loader, HTIF, syscalls: mem_note_write) change the epoch when they touch a
@@ -669,6 +695,17 @@ static void rt_epoch_other_writes(void **state)
     assert_int_equal(hart_ram_epoch(f->h), e);
     mem_note_write(f->m, BASE + SIZE, 8); /* outside RAM: counts */
     assert_true(hart_ram_epoch(f->h) != e);
+    e = hart_ram_epoch(f->h);
+    mem_note_write(f->m, BASE + SIZE - 4, 8); /* partly outside: counts */
+    assert_true(hart_ram_epoch(f->h) != e);
+    e = hart_ram_epoch(f->h);
+    put32(f, BASE + SIZE - 4, 1); /* RAM's last bytes, unwatched */
+    assert_int_equal(hart_ram_epoch(f->h), e);
+    assert_true(hart_ram_watch(f->h, RT_WATCH + 8, 8));
+    e = hart_ram_epoch(f->h);
+    put32(f, RT_WATCH + 16, 1); /* right after the watched bytes */
+    put32(f, RT_WATCH + 4, 1);  /* right before */
+    assert_int_equal(hart_ram_epoch(f->h), e);
     /* the units' and the debugger's stores (hart_store, hart_quiet_store) */
     for (int quiet = 0; quiet < 2; quiet++) {
         assert_true(hart_ram_watch(f->h, RT_WATCH, 4096));
@@ -714,6 +751,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(rt_epoch_store_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(rt_epoch_other_writes, setup, teardown),
         cmocka_unit_test_setup_teardown(rt_epoch_clears_flags, setup, teardown),
+        cmocka_unit_test(rt_epoch_ram_at_zero),
         cmocka_unit_test_setup_teardown(illegal_instruction_traps, setup, teardown),
         cmocka_unit_test_setup_teardown(wild_load_faults_in_guest, setup, teardown),
         cmocka_unit_test_setup_teardown(fetch_outside_ram_faults, setup, teardown),
