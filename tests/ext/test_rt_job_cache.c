@@ -54,10 +54,45 @@ static void test_generation_wrap(void **st)
     cache_free(&nc);
 }
 
+/* Claiming a slot for a fill (slot_claim). On one thread the newest entry replaces the
+ * slot's, and only replacing an entry of the current generation counts as an eviction
+ * (the count decides when the table grows); shared between threads, a slot is claimed
+ * only when it holds no entry of the generation and no other thread is filling it (its
+ * tag then reads gen + 1), else the fill is counted as an eviction and not kept. */
+static void test_slot_claim(void **st)
+{
+    (void)st;
+    node_cache nc;
+    memset(&nc, 0, sizeof nc);
+    assert_true(cache_init(&nc, CACHE_MIN_BITS));
+    cache_new_gen(&nc); /* gen 4: generation 2 is an old one */
+    uint32_t empty = 0, old = 2, cur = nc.gen, filling = nc.gen + 1;
+    assert_true(slot_claim(&nc, &empty));
+    assert_true(slot_claim(&nc, &old));
+    assert_int_equal(nc.evict, 0);
+    assert_true(slot_claim(&nc, &cur));
+    assert_int_equal(nc.evict, 1);
+    assert_int_equal(empty, 0); /* one thread: the tag changes when the entry is published */
+    nc.shared = true;
+    nc.evict = 0;
+    assert_true(slot_claim(&nc, &empty));
+    assert_int_equal(empty, nc.gen + 1);
+    assert_true(slot_claim(&nc, &old));
+    assert_int_equal(old, nc.gen + 1);
+    cur = nc.gen;
+    assert_false(slot_claim(&nc, &cur));
+    assert_false(slot_claim(&nc, &filling));
+    assert_int_equal(cur, nc.gen);
+    assert_int_equal(filling, nc.gen + 1);
+    assert_int_equal(nc.evict, 2);
+    cache_free(&nc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_generation_wrap),
+        cmocka_unit_test(test_slot_claim),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -706,6 +706,15 @@ static void rt_epoch_other_writes(void **state)
     put32(f, RT_WATCH + 16, 1); /* right after the watched bytes */
     put32(f, RT_WATCH + 4, 1);  /* right before */
     assert_int_equal(hart_ram_epoch(f->h), e);
+    /* stores across a page boundary: watched bytes in the second page, then in the first */
+    assert_true(hart_ram_watch(f->h, RT_WATCH, 8));
+    e = hart_ram_epoch(f->h);
+    assert_true(hart_store(f->h, RT_WATCH - 4, 8, 0));
+    assert_true(hart_ram_epoch(f->h) != e);
+    assert_true(hart_ram_watch(f->h, RT_WATCH + 4092, 4));
+    e = hart_ram_epoch(f->h);
+    assert_true(hart_store(f->h, RT_WATCH + 4092, 8, 0));
+    assert_true(hart_ram_epoch(f->h) != e);
     /* the units' and the debugger's stores (hart_store, hart_quiet_store) */
     for (int quiet = 0; quiet < 2; quiet++) {
         assert_true(hart_ram_watch(f->h, RT_WATCH, 4096));
