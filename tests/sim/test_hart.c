@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "hart.h"
+#include "hart_int.h"
 #include "jit.h"
 #include "mem.h"
 
@@ -554,15 +555,15 @@ static uint32_t bne_x5_x0(int32_t off)
 static const struct {
     const char *name;
     uint32_t insn[2];
-    unsigned n;
+    unsigned n, bytes;
 } rt_store_paths[] = {
-    {"sd", {0x0020b023u}, 1},                /* sd x2, 0(x1) */
-    {"sw", {0x0020a023u}, 1},                /* sw x2, 0(x1) */
-    {"sb", {0x00208023u}, 1},                /* sb x2, 0(x1) */
-    {"amoswap.w", {0x0820a1afu}, 1},         /* amoswap.w x3, x2, (x1) */
-    {"sc.d", {0x1000b1afu, 0x1820b22fu}, 2}, /* lr.d x3, (x1); sc.d x4, x2, (x1) */
-    {"fsd", {0x0000b027u}, 1},               /* fsd f0, 0(x1) */
-    {"fsw", {0x0000a027u}, 1},               /* fsw f0, 0(x1) */
+    {"sd", {0x0020b023u}, 1, 8},                /* sd x2, 0(x1) */
+    {"sw", {0x0020a023u}, 1, 4},                /* sw x2, 0(x1) */
+    {"sb", {0x00208023u}, 1, 1},                /* sb x2, 0(x1) */
+    {"amoswap.w", {0x0820a1afu}, 1, 4},         /* amoswap.w x3, x2, (x1) */
+    {"sc.d", {0x1000b1afu, 0x1820b22fu}, 2, 8}, /* lr.d x3, (x1); sc.d x4, x2, (x1) */
+    {"fsd", {0x0000b027u}, 1, 8},               /* fsd f0, 0(x1) */
+    {"fsw", {0x0000a027u}, 1, 4},               /* fsw f0, 0(x1) */
 };
 
 /* Runs the loop at BASE (x5 iterations of the store path) to its final `j .`. */
@@ -606,6 +607,8 @@ static void rt_epoch_store_paths(void **state)
             rt_run_loop(f, RT_DATA + 0x1000, 50, n); /* another page: no change */
             assert_int_equal(hart_ram_epoch(f->h), e0);
             rt_run_loop(f, RT_WATCH + 64, 3, n); /* the page, not the bytes: no change */
+            rt_run_loop(f, RT_WATCH + 16, 1, n); /* the bytes right after and before */
+            rt_run_loop(f, RT_WATCH + 8 - rt_store_paths[p].bytes, 1, n);
             assert_int_equal(hart_ram_epoch(f->h), e0);
             rt_run_loop(f, RT_WATCH + 8, 1, n);
             uint8_t *w = mem_ptr(f->m, RT_WATCH + 8, 1);
@@ -623,6 +626,49 @@ static void rt_epoch_store_paths(void **state)
     hart_set_log(f->h, NULL);
     hart_set_jit(f->h, false);
     fclose(null);
+}
+
+/* A new epoch clears PAGE_RT on every page that carried it, whichever order the watches
+ * came in (a flag left behind would send that page's stores to the slow paths for good). */
+static void rt_epoch_clears_flags(void **state)
+{
+    fixture *f = *state;
+    const uint64_t pages[3] = {RT_WATCH, RT_DATA, RT_WATCH + 0x3000};
+    for (unsigned k = 0; k < 3; k++) {
+        assert_true(hart_ram_watch(f->h, pages[k] + 100, 8));
+        assert_true(f->h->page_flags[(pages[k] - BASE) >> 12] & PAGE_RT);
+    }
+    assert_true(hart_ram_watch(f->h, RT_WATCH + 0x1ff8, 16)); /* across two pages */
+    assert_true(hart_ram_watch(f->h, RT_WATCH + 0x5ff8, 8));  /* to a page's end */
+    /* exactly the pages holding watched bytes: 0x10, 0x20-0x23, 0x25 */
+    unsigned flagged = 0;
+    for (uint64_t p = 0; p < SIZE >> 12; p++)
+        if (f->h->page_flags[p] & PAGE_RT) {
+            assert_true(p == 0x10 || (p >= 0x20 && p <= 0x23) || p == 0x25);
+            flagged++;
+        }
+    assert_int_equal(flagged, 6);
+    put32(f, RT_DATA + 100, 1);
+    for (uint64_t p = 0; p < SIZE >> 12; p++)
+        assert_int_equal(f->h->page_flags[p] & PAGE_RT, 0);
+}
+
+/* RAM at address 0: after a new epoch nothing is watched, so a host write at address 0
+ * (below any hull) leaves the epoch. */
+static void rt_epoch_ram_at_zero(void **state)
+{
+    (void)state;
+    sim_mem *m = mem_new(0, SIZE);
+    assert_non_null(m);
+    hart *h = hart_new(m, 0);
+    assert_non_null(h);
+    assert_true(hart_ram_watch(h, 0x2000, 8));
+    mem_note_write(m, 0x2000, 8);
+    uint64_t e = hart_ram_epoch(h);
+    mem_note_write(m, 0, 8);
+    assert_int_equal(hart_ram_epoch(h), e);
+    hart_free(h);
+    mem_free(m);
 }
 
 /* Host writes (loader, HTIF, syscalls: mem_note_write) change the epoch when they touch a
@@ -648,6 +694,26 @@ static void rt_epoch_other_writes(void **state)
     put32(f, RT_WATCH + 4092, 1); /* the watch is gone */
     assert_int_equal(hart_ram_epoch(f->h), e);
     mem_note_write(f->m, BASE + SIZE, 8); /* outside RAM: counts */
+    assert_true(hart_ram_epoch(f->h) != e);
+    e = hart_ram_epoch(f->h);
+    mem_note_write(f->m, BASE + SIZE - 4, 8); /* partly outside: counts */
+    assert_true(hart_ram_epoch(f->h) != e);
+    e = hart_ram_epoch(f->h);
+    put32(f, BASE + SIZE - 4, 1); /* RAM's last bytes, unwatched */
+    assert_int_equal(hart_ram_epoch(f->h), e);
+    assert_true(hart_ram_watch(f->h, RT_WATCH + 8, 8));
+    e = hart_ram_epoch(f->h);
+    put32(f, RT_WATCH + 16, 1); /* right after the watched bytes */
+    put32(f, RT_WATCH + 4, 1);  /* right before */
+    assert_int_equal(hart_ram_epoch(f->h), e);
+    /* stores across a page boundary: watched bytes in the second page, then in the first */
+    assert_true(hart_ram_watch(f->h, RT_WATCH, 8));
+    e = hart_ram_epoch(f->h);
+    assert_true(hart_store(f->h, RT_WATCH - 4, 8, 0));
+    assert_true(hart_ram_epoch(f->h) != e);
+    assert_true(hart_ram_watch(f->h, RT_WATCH + 4092, 4));
+    e = hart_ram_epoch(f->h);
+    assert_true(hart_store(f->h, RT_WATCH + 4092, 8, 0));
     assert_true(hart_ram_epoch(f->h) != e);
     /* the units' and the debugger's stores (hart_store, hart_quiet_store) */
     for (int quiet = 0; quiet < 2; quiet++) {
@@ -693,6 +759,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(runs_hand_assembled_program, setup, teardown),
         cmocka_unit_test_setup_teardown(rt_epoch_store_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(rt_epoch_other_writes, setup, teardown),
+        cmocka_unit_test_setup_teardown(rt_epoch_clears_flags, setup, teardown),
+        cmocka_unit_test(rt_epoch_ram_at_zero),
         cmocka_unit_test_setup_teardown(illegal_instruction_traps, setup, teardown),
         cmocka_unit_test_setup_teardown(wild_load_faults_in_guest, setup, teardown),
         cmocka_unit_test_setup_teardown(fetch_outside_ram_faults, setup, teardown),
