@@ -420,6 +420,20 @@ static void test_cache_kept_between_jobs(void **state)
         }
 }
 
+/* The first of two jobs on one engine of `threads` host threads: a scene of 256 rays that
+ * all hit, in a memory offering epoch and watch (*mem), so the engine keeps its cache. */
+static rt_job_engine *kept_first_job(scene *sc, rt_job_mem *mem, unsigned threads)
+{
+    scene_make(sc, 256);
+    *mem = scene_mem(sc, true);
+    rt_job_engine *e = rt_job_engine_new(threads);
+    assert_non_null(e);
+    rt_job_result r;
+    rt_job_run_ex(&sc->jd, &sc->s, mem, e, &r);
+    assert_int_equal(r.hits, 256);
+    return e;
+}
+
 /* Between two jobs of one engine over a memory with an epoch, the guest rewrites every
  * TriRange (count 0: no triangle): the second job misses every ray. */
 static void test_cache_kept_trirange_rewritten(void **state)
@@ -427,19 +441,15 @@ static void test_cache_kept_trirange_rewritten(void **state)
     (void)state;
     for (unsigned threads = 1; threads <= 2; threads++) {
         scene sc;
-        scene_make(&sc, 256);
-        rt_job_mem mem = scene_mem(&sc, true);
-        rt_job_engine *e = rt_job_engine_new(threads);
-        assert_non_null(e);
-        rt_job_result r;
-        rt_job_run_ex(&sc.jd, &sc.s, &mem, e, &r);
-        assert_int_equal(r.hits, 256);
+        rt_job_mem mem;
+        rt_job_engine *e = kept_first_job(&sc, &mem, threads);
         bvh_header h;
         bvh_header_decode(sc.b.data, &h);
         uint32_t zero = 0;
         for (uint32_t i = 0; i < h.range_count; i++)
             fake_write(&sc.f, LOAD_ADDR + h.ranges_off + 16u * i + 4, &zero, 4);
         requeue(&sc, 256);
+        rt_job_result r;
         rt_job_run_ex(&sc.jd, &sc.s, &mem, e, &r);
         assert_int_equal(r.status, RT_JOB_OK);
         assert_int_equal(r.hits, 0);
@@ -484,13 +494,8 @@ static void test_cache_kept_other_tri_buf(void **state)
     (void)state;
     for (unsigned threads = 1; threads <= 2; threads++) {
         scene sc;
-        scene_make(&sc, 256);
-        rt_job_mem mem = scene_mem(&sc, true);
-        rt_job_engine *e = rt_job_engine_new(threads);
-        assert_non_null(e);
-        rt_job_result r;
-        rt_job_run_ex(&sc.jd, &sc.s, &mem, e, &r);
-        assert_int_equal(r.hits, 256);
+        rt_job_mem mem;
+        rt_job_engine *e = kept_first_job(&sc, &mem, threads);
         bvh_header h;
         bvh_header_decode(sc.b.data, &h);
         requeue(&sc, 256);
@@ -510,13 +515,8 @@ static void test_cache_kept_queue_over_nodes(void **state)
     (void)state;
     for (unsigned threads = 1; threads <= 2; threads++) {
         scene sc;
-        scene_make(&sc, 256);
-        rt_job_mem mem = scene_mem(&sc, true);
-        rt_job_engine *e = rt_job_engine_new(threads);
-        assert_non_null(e);
-        rt_job_result r;
-        rt_job_run_ex(&sc.jd, &sc.s, &mem, e, &r);
-        assert_int_equal(r.hits, 256);
+        rt_job_mem mem;
+        rt_job_engine *e = kept_first_job(&sc, &mem, threads);
         requeue(&sc, 256);
         uint8_t d[RT_QUEUE_BYTES];
         queue(d, 0, 257, sc.root + 64);
@@ -537,13 +537,8 @@ static void test_cache_kept_other_format(void **state)
     for (unsigned threads = 1; threads <= 2; threads++)
         for (int v = 0; v < 2; v++) {
             scene sc;
-            scene_make(&sc, 256);
-            rt_job_mem mem = scene_mem(&sc, true);
-            rt_job_engine *e = rt_job_engine_new(threads);
-            assert_non_null(e);
-            rt_job_result r;
-            rt_job_run_ex(&sc.jd, &sc.s, &mem, e, &r);
-            assert_int_equal(r.hits, 256);
+            rt_job_mem mem;
+            rt_job_engine *e = kept_first_job(&sc, &mem, threads);
             requeue(&sc, 256);
             rt_job_desc jd = sc.jd;
             if (v == 0)
@@ -564,18 +559,14 @@ static void test_cache_kept_map_stops(void **state)
     (void)state;
     for (unsigned threads = 1; threads <= 2; threads++) {
         scene sc;
-        scene_make(&sc, 256);
-        rt_job_mem mem = scene_mem(&sc, true);
-        rt_job_engine *e = rt_job_engine_new(threads);
-        assert_non_null(e);
-        rt_job_result r;
-        rt_job_run_ex(&sc.jd, &sc.s, &mem, e, &r);
-        assert_int_equal(r.hits, 256);
+        rt_job_mem mem;
+        rt_job_engine *e = kept_first_job(&sc, &mem, threads);
         requeue(&sc, 256);
         sc.f.hole_lo = LOAD_ADDR;
         sc.f.hole_hi = LOAD_ADDR + sc.q;
         sc.f.hole_faults = true;
         sc.f.epoch++;
+        rt_job_result r;
         rt_job_run_ex(&sc.jd, &sc.s, &mem, e, &r);
         assert_int_equal(r.status, RT_JOB_MEM_FAULT);
         assert_int_equal(r.rays, 0);
