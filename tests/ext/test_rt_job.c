@@ -649,7 +649,7 @@ static void test_wraparound(void **st)
 
 /* Errata Q-70/Q-81. A full hit queue ends the job (job fault) at the ray that does not
  * fit: earlier rays keep their entries and HEAD stops at that ray; same for misses: the
- * job never overflows a queue. REQ: RT-044 */
+ * job never overflows a queue, a one-slot queue included. REQ: RT-044 */
 static void test_full_queues(void **st)
 {
     (void)st;
@@ -675,6 +675,17 @@ static void test_full_queues(void **st)
     assert_int_equal(res.rays, 0);
     assert_int_equal(r(QRAY, 4), 0);
     assert_int_equal(r(QMISS + 4, 4), 0);
+
+    /* CAP 1: a well-formed queue (HEAD = TAIL = 0) with no room at all: the first hit
+     * finds it full, as above, rather than a malformed descriptor (CAP 0) */
+    setup(8);
+    scene_two_levels();
+    queue(QHIT, 0, 0, 1, HITS);
+    ray32(0, 1, 2, 0, 1, 0, 100);
+    res = run_rays(1, 0);
+    assert_int_equal(res.status, RT_JOB_QUEUE_FULL);
+    assert_int_equal(res.rays, 0);
+    assert_int_equal(r(QHIT + 4, 4), 0);
 }
 
 /* FP16 ray of slot i (FMT_RAY16, 16 bytes). */

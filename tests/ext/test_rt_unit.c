@@ -799,6 +799,16 @@ static void test_illegal(void **state)
     assert_int_equal(exec1(&r, RT_TRI(A1, A0, PBIN(2))), 1);
     assert_int_equal(csr(&r, RTSTAT), 0x6);
     down(&r);
+
+    /* RT with a PMASK of bank 0 alone (PMASK_BANKS_M1 = 0): bank 1 does not exist for
+     * either instruction's PB_IN (illegal, as bank 2 above, before any memory is read) */
+    up(&r, "xphmg-profile: 1\nname: p\ncsrs:\n  cap_pmask_cap: 0x11\n");
+    assert_int_equal(exec1(&r, RT_BBOX(A1, A0, PBIN(1))), 1);
+    assert_int_equal(csr(&r, RTSTAT), 0x6);
+    wcsr(&r, RTSTAT, 0);
+    assert_int_equal(exec1(&r, RT_TRI(A1, A0, PBIN(1))), 1);
+    assert_int_equal(csr(&r, RTSTAT), 0x6);
+    down(&r);
 }
 
 /* A non-float effective PET (INT8): the instruction reads FP32 records, writes FP32
