@@ -115,8 +115,9 @@ MODULES = {
     "sim": (["src/sim/hart.c", "src/sim/vm.c"],
             {"mem_hook", "hart_rt_written", "hart_ram_epoch", "hart_ram_watch",
              "hart_store_notify", "hart_update_xlate"},
-            r"^(sim\.hart|arch\.rt\.offload_\w+|arch\.rt\.offload_keep\.(jit|traced)"
-            r"|arch\.rv\.(priv_\w+|jit_\w+)(\.jit)?)$"),
+            r"^(sim\.hart|sim_htif|htif_abi|arch\.rt\.offload_\w+"
+            r"|arch\.rt\.offload_keep\.(jit|traced)|arch\.rv\.(priv_\w+|jit_\w+)(\.jit|\.traced)?"
+            r"|riscv-tests\.rv64mi-p-\w+)$"),
 }
 # Module -> [(file, functions)] outside the module's files whose code implements the
 # module's requirements; only --per-req draws their mutants, so the module's random sample
