@@ -477,78 +477,78 @@ static void same_as_fresh(scene *sc, const rt_job_desc *jd, rt_job_engine *e, un
     assert_non_null(fresh);
     rt_job_run_ex(jd, &sc->s, &mem, fresh, &rf);
     rt_job_engine_free(fresh);
-    assert_int_equal(r.status, rf.status);
-    assert_int_equal(r.rays, rf.rays);
-    assert_int_equal(r.hits, rf.hits);
-    assert_int_equal(r.misses, rf.misses);
+    assert_rt_result_equal(&r, &rf);
     assert_memory_equal(after, sc->f.ram, sc->f.size);
     free(before);
     free(after);
 }
 
-/* A second job with another tri_buf (the triangle array one triangle further on): its
- * leaves point at other triangles than the kept ones, so it hits what a fresh engine
- * hits. */
-static void test_cache_kept_other_tri_buf(void **state)
+/* A kept first job (kept_first_job) on 1 and 2 threads, then `change` (case v) alters the
+ * memory, the descriptor or the snapshot, and the second job must give what a fresh engine
+ * gives (same_as_fresh). */
+static void kept_then_changed(void (*change)(scene *sc, rt_job_desc *jd, int v), int cases)
 {
-    (void)state;
-    for (unsigned threads = 1; threads <= 2; threads++) {
-        scene sc;
-        rt_job_mem mem;
-        rt_job_engine *e = kept_first_job(&sc, &mem, threads);
-        bvh_header h;
-        bvh_header_decode(sc.b.data, &h);
-        requeue(&sc, 256);
-        rt_job_desc jd = sc.jd;
-        jd.tri_buf = LOAD_ADDR + h.tris_off + 36;
-        same_as_fresh(&sc, &jd, e, threads);
-        rt_job_engine_free(e);
-        scene_free(&sc);
-    }
-}
-
-/* A second job whose hit queue lies over node tiles the first one cached (the root's
- * children): it gives what a fresh engine gives (each ray sees the entries written before
- * it), on one thread and split. */
-static void test_cache_kept_queue_over_nodes(void **state)
-{
-    (void)state;
-    for (unsigned threads = 1; threads <= 2; threads++) {
-        scene sc;
-        rt_job_mem mem;
-        rt_job_engine *e = kept_first_job(&sc, &mem, threads);
-        requeue(&sc, 256);
-        uint8_t d[RT_QUEUE_BYTES];
-        queue(d, 0, 257, sc.root + 64);
-        fake_write(&sc.f, sc.jd.hitq, d, sizeof d);
-        same_as_fresh(&sc, &sc.jd, e, threads);
-        rt_job_engine_free(e);
-        scene_free(&sc);
-    }
-}
-
-/* A second job under another element format (FP16: its rays and triangles are read as
- * binary16, no leaf is cached) or with the Node8 option (nodes of two tiles, 128-byte
- * aligned): what a fresh engine gives, though the first job cached FP32 leaves and
- * single tiles at 64-byte addresses. */
-static void test_cache_kept_other_format(void **state)
-{
-    (void)state;
     for (unsigned threads = 1; threads <= 2; threads++)
-        for (int v = 0; v < 2; v++) {
+        for (int v = 0; v < cases; v++) {
             scene sc;
             rt_job_mem mem;
             rt_job_engine *e = kept_first_job(&sc, &mem, threads);
             requeue(&sc, 256);
             rt_job_desc jd = sc.jd;
-            if (v == 0)
-                sc.s.pet = CAP_T_FP16;
-            else
-                jd.opts |= RT_OPT_NODE8;
+            change(&sc, &jd, v);
             same_as_fresh(&sc, &jd, e, threads);
             rt_job_engine_free(e);
             scene_free(&sc);
         }
+}
+
+/* Another tri_buf (the triangle array one triangle further on): the kept leaves point at
+ * other triangles than the second job's. */
+static void other_tri_buf(scene *sc, rt_job_desc *jd, int v)
+{
+    (void)v;
+    bvh_header h;
+    bvh_header_decode(sc->b.data, &h);
+    jd->tri_buf = LOAD_ADDR + h.tris_off + 36;
+}
+
+static void test_cache_kept_other_tri_buf(void **state)
+{
+    (void)state;
+    kept_then_changed(other_tri_buf, 1);
+}
+
+/* The second job's hit queue lies over node tiles the first one cached (the root's
+ * children): each ray sees the entries written before it, on one thread and split. */
+static void queue_over_nodes(scene *sc, rt_job_desc *jd, int v)
+{
+    (void)v;
+    uint8_t d[RT_QUEUE_BYTES];
+    queue(d, 0, 257, sc->root + 64);
+    fake_write(&sc->f, jd->hitq, d, sizeof d);
+}
+
+static void test_cache_kept_queue_over_nodes(void **state)
+{
+    (void)state;
+    kept_then_changed(queue_over_nodes, 1);
+}
+
+/* Another element format (v 0, FP16: its rays and triangles are read as binary16, no leaf
+ * is cached) or the Node8 option (v 1: nodes of two tiles, 128-byte aligned), though the
+ * first job cached FP32 leaves and single tiles at 64-byte addresses. */
+static void other_format(scene *sc, rt_job_desc *jd, int v)
+{
+    if (v == 0)
+        sc->s.pet = CAP_T_FP16;
+    else
+        jd->opts |= RT_OPT_NODE8;
+}
+
+static void test_cache_kept_other_format(void **state)
+{
+    (void)state;
+    kept_then_changed(other_format, 2);
 }
 
 /* After a job, the memory stops serving the BVH (map serves nothing there and loads
