@@ -459,6 +459,41 @@ static void test_cache_kept_trirange_rewritten(void **state)
     }
 }
 
+/* Between two jobs of one engine over memory A (with an epoch), a job over another memory
+ * B without one, holding the same BVH with every TriRange empty: the engine's cache then
+ * holds B's entries, and the third job, over A again, whose epoch has not changed, must
+ * not take them for A's (the first job's record is used once). */
+static void test_cache_kept_not_across_other_memory(void **state)
+{
+    (void)state;
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        scene sc;
+        rt_job_mem mem;
+        rt_job_engine *e = kept_first_job(&sc, &mem, threads);
+        scene other = sc;
+        other.f.ram = malloc(sc.f.size);
+        assert_non_null(other.f.ram);
+        memcpy(other.f.ram, sc.f.ram, sc.f.size);
+        bvh_header h;
+        bvh_header_decode(sc.b.data, &h);
+        uint32_t zero = 0;
+        for (uint32_t i = 0; i < h.range_count; i++)
+            fake_write(&other.f, LOAD_ADDR + h.ranges_off + 16u * i + 4, &zero, 4);
+        requeue(&other, 256);
+        rt_job_mem mem_other = scene_mem(&other, false);
+        rt_job_result r;
+        rt_job_run_ex(&other.jd, &other.s, &mem_other, e, &r);
+        assert_int_equal(r.misses, 256);
+        requeue(&sc, 256);
+        rt_job_run_ex(&sc.jd, &sc.s, &mem, e, &r);
+        assert_int_equal(r.status, RT_JOB_OK);
+        assert_int_equal(r.hits, 256);
+        free(other.f.ram);
+        rt_job_engine_free(e);
+        scene_free(&sc);
+    }
+}
+
 /* The result of job b on engine e (warm from earlier jobs) is that of the same job on a
  * fresh engine over the same memory: the whole memory afterwards, status and counts. */
 static void same_as_fresh(scene *sc, const rt_job_desc *jd, rt_job_engine *e, unsigned threads)
@@ -704,6 +739,7 @@ int main(void)
         cmocka_unit_test(test_cache_between_jobs),
         cmocka_unit_test(test_cache_kept_between_jobs),
         cmocka_unit_test(test_cache_kept_trirange_rewritten),
+        cmocka_unit_test(test_cache_kept_not_across_other_memory),
         cmocka_unit_test(test_cache_kept_other_tri_buf),
         cmocka_unit_test(test_cache_kept_queue_over_nodes),
         cmocka_unit_test(test_cache_kept_map_stops),
