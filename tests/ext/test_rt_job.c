@@ -2481,6 +2481,65 @@ static void test_split_kept_in_ring(void **st)
                      F.ram[a], ram1[a]);
 }
 
+/* rt_job_engine_split_stats: how the last job was shared. test_split_direct's jobs of 640
+ * rays (20 blocks) on a 2-thread engine: case 0 over memory written directly, every block
+ * placed (none through the ring), the rays of the two threads summing to 640; the same
+ * without map_w, every block through the ring; case 9 (a thread held at ray 0 until the
+ * other reached block 18), at least blocks 17 and 18 kept in their ring slots; then a job
+ * too short to split (100 rays, fewer than 4 blocks) leaves every count at zero. */
+static void split_stats_of(unsigned c, const rt_job_mem *m, rt_job_engine *e,
+                           rt_job_split_stats *st)
+{
+    rt_job_desc jd;
+    cap_snap s;
+    direct_job(c, &jd, &s);
+    DJ.node = DJ_N2;
+    DJ.ahead = false;
+    rt_job_result res;
+    rt_job_run_ex(&jd, &s, m, e, &res);
+    assert_int_equal(res.status, RT_JOB_OK);
+    assert_int_equal(res.rays, DJ_N);
+    rt_job_engine_split_stats(e, st);
+    assert_int_equal(st->blocks, DJ_N / 32);
+    assert_int_equal(st->rays_caller + st->rays_workers, DJ_N);
+    assert_true(st->wait_ns < UINT64_C(10000000000) && st->end_ns < UINT64_C(10000000000));
+}
+
+static void test_split_stats(void **st)
+{
+    (void)st;
+    const rt_job_mem direct = {&F, f_load, f_store, f_map, NULL, f_map_w, NULL, NULL};
+    const rt_job_mem held = {&F, f_load, f_store, held_map, NULL, f_map_w, NULL, NULL};
+    rt_job_engine *e = rt_job_engine_new(2);
+    assert_non_null(e);
+    rt_job_split_stats sp;
+    split_stats_of(0, &direct, e, &sp);
+    assert_int_equal(sp.ring_blocks, 0);
+    split_stats_of(0, &MEM_MAPPED, e, &sp);
+    assert_int_equal(sp.ring_blocks, DJ_N / 32);
+    assert_int_equal(sp.kept_in_ring, 0);
+    split_stats_of(9, &held, e, &sp);
+    assert_true(DJ.ahead);
+    assert_true(sp.kept_in_ring >= 2);
+    assert_int_equal(sp.ring_blocks, 0);
+    setup(8);
+    scene_two_levels();
+    for (uint32_t i = 0; i < 100; i++)
+        big_ray(i, 10.0f, 10.0f);
+    big_queues(100, BIG_HITS);
+    rt_job_desc jd;
+    desc(&jd, 0);
+    cap_snap s;
+    snap(&s, CAP_T_FP32);
+    rt_job_result res;
+    rt_job_run_ex(&jd, &s, &MEM_MAPPED, e, &res);
+    assert_int_equal(res.rays, 100);
+    rt_job_engine_split_stats(e, &sp);
+    const rt_job_split_stats zero = {0};
+    assert_memory_equal(&sp, &zero, sizeof sp);
+    rt_job_engine_free(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2529,6 +2588,7 @@ int main(void)
         cmocka_unit_test(test_split_ring_wrap),
         cmocka_unit_test(test_split_direct),
         cmocka_unit_test(test_split_kept_in_ring),
+        cmocka_unit_test(test_split_stats),
         cmocka_unit_test(test_job_charge),
         cmocka_unit_test(test_charge_after_hit),
     };

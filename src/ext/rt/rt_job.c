@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "rt_leaf.h"
 #include "xmem_region.h"
@@ -118,8 +119,9 @@ struct rt_job_engine {
     uint64_t *kept_q;    /* each tracer's list of kept blocks (tracer.kept_q): ring_blocks a
                             tracer, kept_tracers of them */
     uint64_t ring_blocks;
-    unsigned kept_tracers; /* the threads the engine was asked for */
-    bool pool;             /* mu, wake and back exist */
+    unsigned kept_tracers;    /* the threads the engine was asked for */
+    rt_job_split_stats stats; /* of the last job */
+    bool pool;                /* mu, wake and back exist */
     pthread_mutex_t mu;
     pthread_cond_t wake, back;
     pthread_t tid[RT_JOB_MAX_THREADS];
@@ -246,6 +248,11 @@ static void cache_fit_job(node_cache *nc)
 unsigned rt_job_engine_threads(const rt_job_engine *e)
 {
     return e->threads;
+}
+
+void rt_job_engine_split_stats(const rt_job_engine *e, rt_job_split_stats *st)
+{
+    *st = e->stats;
 }
 
 /* ---- memory ---- */
@@ -925,12 +932,13 @@ struct split_job {
     uint64_t ring;           /* blocks in the ring (eng->ring_blocks) */
     uint64_t b0, b1;         /* this round's blocks: [b0, b1), at most ring of them */
     /* Each on a cache line of its own (written by different threads). */
-    _Alignas(128) atomic_uint_fast64_t next; /* the next block to trace */
-    _Alignas(128) atomic_bool stop;          /* the job ended, or a tracer declined */
-    atomic_uint tracing;                     /* workers still taking blocks */
-    atomic_uint tracers;                     /* tracers started (each its part of kept_q) */
-    atomic_bool placing_done;                /* no block is placed any more */
-    atomic_uint_fast64_t evict;              /* the workers' cache evictions */
+    _Alignas(128) atomic_uint_fast64_t next;   /* the next block to trace */
+    _Alignas(128) atomic_bool stop;            /* the job ended, or a tracer declined */
+    atomic_uint tracing;                       /* workers still taking blocks */
+    atomic_uint tracers;                       /* tracers started (each its part of kept_q) */
+    atomic_bool placing_done;                  /* no block is placed any more */
+    atomic_uint_fast64_t evict;                /* the workers' cache evictions */
+    atomic_uint_fast64_t traced, kept_in_ring; /* all tracers' (rt_job_split_stats) */
     /* The address range of the records the tracers cached: [~nlo, hi) (0, 0: none) */
     atomic_uint_fast64_t nlo, hi;
 };
@@ -958,7 +966,8 @@ typedef struct {
      * IN_RING). A round's blocks all fit: sj->ring entries. */
     uint64_t *kept_q;
     uint64_t kept_first, kept_end;
-    uint32_t kept_free; /* the slots of kept not in use, one bit each */
+    uint32_t kept_free;          /* the slots of kept not in use, one bit each */
+    uint64_t rays, kept_in_ring; /* traced, for rt_job_split_stats */
     ray_out kept[SPLIT_KEEP][SPLIT_BLOCK];
 } tracer;
 
@@ -982,6 +991,7 @@ static void tracer_init(tracer *tr, split_job *sj)
     tr->hit_cap = sj->hq->cap;
     tr->miss_cap = sj->mq->cap;
     tr->kept_q = sj->eng->kept_q + atomic_fetch_add(&sj->tracers, 1) * sj->ring;
+    tr->rays = tr->kept_in_ring = 0;
     tr->kept_first = tr->kept_end = 0;
     tr->kept_free = (UINT32_C(1) << SPLIT_KEEP) - 1;
     tr->c = (job_ctx){.m = &tr->m,
@@ -1008,6 +1018,8 @@ static void atomic_max(atomic_uint_fast64_t *x, uint64_t v)
 static void tracer_done(split_job *sj, const tracer *tr)
 {
     atomic_fetch_add(&sj->evict, tr->view.evict);
+    atomic_fetch_add(&sj->traced, tr->rays);
+    atomic_fetch_add(&sj->kept_in_ring, tr->kept_in_ring);
     if (tr->view.lo >= tr->view.hi) return;
     atomic_max(&sj->nlo, ~tr->view.lo);
     atomic_max(&sj->hi, tr->view.hi);
@@ -1110,10 +1122,12 @@ static bool trace_block(split_job *sj, tracer *tr, uint64_t b)
     bs->kept = tr->keep && plain;
     if (bs->kept) {
         tr->kept_q[tr->kept_end++] = b << 8 | slot;
+        tr->kept_in_ring += slot == IN_RING;
         if (slot != IN_RING) tr->kept_free &= ~(UINT32_C(1) << slot);
     } else if (slot != IN_RING) {
         ring_put(sj, b, o0);
     }
+    tr->rays += j1 - j0;
     atomic_store_explicit(&bs->ready, b + 1, memory_order_release);
     return true;
 }
@@ -1135,6 +1149,14 @@ static void kept_write(const split_job *sj, const tracer *tr, uint64_t b, const 
             m = m + 1 == tr->miss_cap ? 0 : m + 1;
         }
     }
+}
+
+/* CLOCK_MONOTONIC, ns: the waits of rt_job_split_stats. */
+static uint64_t clock_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 __attribute__((noinline)) static void spin_pause(unsigned *spins)
@@ -1444,6 +1466,7 @@ static bool append_block(split_job *sj, tracer *tr, job_ctx *c, queue *rq, queue
             spin_pause(&spins);
         }
     }
+    sj->eng->stats.ring_blocks++;
     return append(c, rq, hq, mq, ring_of(sj, b), j, j1);
 }
 
@@ -1466,16 +1489,21 @@ static uint32_t split_run(split_job *sj, job_ctx *c, queue *rq, queue *hq, queue
     atomic_init(&sj->placing_done, false);
     atomic_init(&sj->evict, 0);
     atomic_init(&sj->tracers, 0);
+    atomic_init(&sj->traced, 0);
+    atomic_init(&sj->kept_in_ring, 0);
     tracer tr;
     tracer_init(&tr, sj);
     pool_start(eng, sj);
     uint64_t b = sj->b0;
     uint32_t j = (uint32_t)(b * SPLIT_BLOCK);
     unsigned spins = 0;
+    uint64_t wait0 = 0; /* when the wait for block b began (0: not waiting) */
     *ended = false;
     while (b < sj->b1) {
         if (block_ready(sj, b)) {
             spins = 0;
+            if (wait0) eng->stats.wait_ns += clock_ns() - wait0;
+            wait0 = 0;
             if (!append_block(sj, &tr, c, rq, hq, mq, b, &j)) {
                 *ended = true;
                 break;
@@ -1491,8 +1519,10 @@ static uint32_t split_run(split_job *sj, job_ctx *c, queue *rq, queue *hq, queue
             trace_block(sj, &tr, nb);
             continue;
         }
+        if (!wait0) wait0 = clock_ns();
         spin_pause(&spins);
     }
+    if (wait0) eng->stats.wait_ns += clock_ns() - wait0;
     atomic_store(&sj->stop, true);
     if (!*ended && b < sj->b1) {
         /* A tracer declined: once no thread traces, the blocks completed before it, in
@@ -1508,9 +1538,15 @@ static uint32_t split_run(split_job *sj, job_ctx *c, queue *rq, queue *hq, queue
         }
     }
     atomic_store_explicit(&sj->placing_done, true, memory_order_release);
+    uint64_t end0 = clock_ns();
     kept_flush(sj, &tr, true);
     pool_wait(eng);
     split_cache_done(sj, &tr);
+    eng->stats.end_ns += clock_ns() - end0;
+    eng->stats.rays_caller += tr.rays;
+    eng->stats.rays_workers += atomic_load(&sj->traced) - tr.rays;
+    eng->stats.kept_in_ring += atomic_load(&sj->kept_in_ring);
+    eng->stats.blocks += b - sj->b0;
     return j;
 }
 
@@ -1589,6 +1625,7 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
     /* The record of the last job is used once: a job that ends early keeps nothing. */
     cache_keep kept = eng->keep;
     eng->keep.valid = false;
+    memset(&eng->stats, 0, sizeof eng->stats);
     job_ctx c = {.m = m, .r = r, .nc = nc};
     uint64_t xcap = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_CAP);
     uint64_t descpol = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_DESCPOL);
