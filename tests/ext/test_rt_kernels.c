@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "le_bytes.h"
 #include "rt_kernels.h"
 #include "rt_leaf.h"
 
@@ -1718,9 +1719,7 @@ static bool tr_load(void *ctx, uint64_t a, unsigned n, uint64_t *v)
     tr_mem *m = ctx;
     m->loads++;
     if (a < 0x1000 || a + n > 0x1040) return false;
-    *v = 0;
-    for (unsigned i = 0; i < n; i++)
-        *v |= (uint64_t)m->ram[a - 0x1000 + i] << (8 * i);
+    *v = le_bytes_get(&m->ram[a - 0x1000], n);
     return true;
 }
 
@@ -1802,9 +1801,7 @@ static bool nm_load(void *ctx, uint64_t a, unsigned n, uint64_t *v)
     node_mem *m = ctx;
     m->loads++;
     if (a < 0x10000 || a + n > 0x10300) return false;
-    *v = 0;
-    for (unsigned i = 0; i < n; i++)
-        *v |= (uint64_t)m->ram[a - 0x10000 + i] << (8 * i);
+    *v = le_bytes_get(&m->ram[a - 0x10000], n);
     return true;
 }
 
