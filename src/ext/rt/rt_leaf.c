@@ -105,6 +105,10 @@ tri4_axes(const rt_leaf_ray *lr, const uint8_t *const row[4], unsigned n, const 
     return mask & (unsigned)_mm_movemask_ps(ok);
 }
 
+/* The byte offset of row k (1-3) of a group of n triangles (36 bytes each): triangle
+ * min(k, n - 1), group_rows[n - 1][k - 1] (row 0 is triangle 0). */
+static const uint8_t group_rows[4][3] = {{0, 0, 0}, {36, 36, 36}, {36, 72, 72}, {36, 72, 108}};
+
 /* rt_leaf_mem's AVX path for the axis order kx, ky, kz: four triangles at a time, hits
  * taken in index order (so an any-hit search stops where the scalar loop stops). */
 __attribute__((target("avx"), always_inline)) static inline bool
@@ -114,9 +118,12 @@ leaf_axes(const rt_leaf_ray *lr, const uint8_t *mem, uint32_t first, uint32_t co
     for (uint32_t i0 = 0; i0 < count; i0 += 4) {
         const uint8_t *q = mem + 36u * (size_t)i0, *row[4];
         unsigned n = count - i0 < 4 ? count - i0 : 4;
-#pragma GCC unroll 4
-        for (unsigned k = 0; k < 4; k++)
-            row[k] = q + 36u * (k < n ? k : n - 1);
+        /* row k is triangle min(k, n - 1), from a table rather than by comparisons: the
+         * leaves' counts (1-4, mixed) would make those branches mispredict */
+        row[0] = q;
+#pragma GCC unroll 3
+        for (unsigned k = 1; k < 4; k++)
+            row[k] = q + group_rows[n - 1][k - 1];
         float t[4], u[4], v[4];
         for (unsigned hit = tri4_axes(lr, row, n, kx, ky, kz, t, u, v); hit; hit &= hit - 1) {
             unsigned j = (unsigned)__builtin_ctz(hit);
