@@ -83,6 +83,11 @@ static const char *get_insn_name(const void *a, unsigned i)
 static const char *const data_types[] = {"integer", "float", "bits", "descriptor", "unknown"};
 static const char *const signedness[] = {"Unknown", "DoesNotApply", "Unsigned", "Signed",
                                          "SignedByModifier"};
+static const char *const displays[] = {[ISA_DISP_DEC] = "dec",
+                                       [ISA_DISP_UDEC] = "udec",
+                                       [ISA_DISP_HEX] = "hex",
+                                       [ISA_DISP_PCREL] = "pcrel"};
+#define COUNT(a) (sizeof(a) / sizeof *(a))
 
 static bool load_formats(ld *c, const xmlNode *isa)
 {
@@ -99,10 +104,7 @@ static bool load_formats(ld *c, const xmlNode *isa)
         if (!(f->description = xml_opt_txt(c, df, "Description", NULL))) return false;
         if (!(f->data_type = xml_opt_txt(c, df, "DataType", NULL))) return false;
         if (!*f->data_type) f->data_type = "unknown";
-        bool ok = false;
-        for (size_t k = 0; k < sizeof data_types / sizeof *data_types; k++)
-            ok |= !strcmp(f->data_type, data_types[k]);
-        if (!ok)
+        if (xml_pick(f->data_type, data_types, COUNT(data_types)) < 0)
             return xml_fail(c, ISA_ERR_SCHEMA, xml_kid(df, "DataType", NULL),
                             "\"%s\" is not integer, float, bits, descriptor or unknown",
                             f->data_type);
@@ -123,10 +125,7 @@ static bool load_formats(ld *c, const xmlNode *isa)
             FOR_KIDS(fl, bm, "Field", NULL)
             {
                 xmlChar *sg = xmlGetProp(fl, (const xmlChar *)"Signedness");
-                bool known = !sg;
-                for (size_t k = 0; sg && k < sizeof signedness / sizeof *signedness; k++)
-                    known |= !strcmp((char *)sg, signedness[k]);
-                if (!known) {
+                if (sg && xml_pick((char *)sg, signedness, COUNT(signedness)) < 0) {
                     xml_fail(c, ISA_ERR_SCHEMA, fl,
                              "Signedness=\"%s\" is not one of Unknown, "
                              "DoesNotApply, Unsigned, Signed, SignedByModifier",
@@ -164,21 +163,14 @@ static bool load_types(ld *c, const xmlNode *isa)
         xmlChar *d = xmlGetProp(ot, (const xmlChar *)"Display");
         t->display = ISA_DISP_DEC;
         if (d) {
-            const char *ds = (const char *)d;
-            if (!strcmp(ds, "dec"))
-                t->display = ISA_DISP_DEC;
-            else if (!strcmp(ds, "udec"))
-                t->display = ISA_DISP_UDEC;
-            else if (!strcmp(ds, "hex"))
-                t->display = ISA_DISP_HEX;
-            else if (!strcmp(ds, "pcrel"))
-                t->display = ISA_DISP_PCREL;
-            else {
+            int k = xml_pick((const char *)d, displays, COUNT(displays));
+            if (k < 0) {
                 xml_fail(c, ISA_ERR_SCHEMA, ot, "Display=\"%s\" is not dec, udec, hex or pcrel",
-                         ds);
+                         (const char *)d);
                 xmlFree(d);
                 return false;
             }
+            t->display = (isa_display)k;
             xmlFree(d);
         }
         xmlNode *pv = xml_kid(ot, "OperandPredefinedValues", NULL);

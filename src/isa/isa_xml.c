@@ -140,22 +140,24 @@ bool xml_parse_num(ld *c, const xmlNode *n, const char *s, int radix, uint64_t *
     return true;
 }
 
+int xml_pick(const char *s, const char *const *names, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (!strcmp(s, names[k])) return (int)k;
+    return -1;
+}
+
 /* The Radix attribute of n, or def when absent. 0 on error. */
 int xml_radix(ld *c, const xmlNode *n, int def)
 {
+    static const char *const names[] = {"2", "10", "16"};
+    static const int radix[] = {2, 10, 16};
     xmlChar *a = xmlGetProp(n, (const xmlChar *)"Radix");
     if (!a) return def;
-    int r = 0;
-    if (!strcmp((char *)a, "2"))
-        r = 2;
-    else if (!strcmp((char *)a, "10"))
-        r = 10;
-    else if (!strcmp((char *)a, "16"))
-        r = 16;
-    else
-        xml_fail(c, ISA_ERR_SCHEMA, n, "Radix=\"%s\" is not 2, 10 or 16", (char *)a);
+    int k = xml_pick((char *)a, names, sizeof names / sizeof *names);
+    if (k < 0) xml_fail(c, ISA_ERR_SCHEMA, n, "Radix=\"%s\" is not 2, 10 or 16", (char *)a);
     xmlFree(a);
-    return r;
+    return k < 0 ? 0 : radix[k];
 }
 
 /* Number held by element n, honouring its Radix attribute when allowed. */

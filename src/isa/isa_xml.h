@@ -30,6 +30,9 @@ void *xml_alloc(ld *c, size_t n); /* arena memory; records out-of-memory */
  * empty list still has a valid pointer (NULL only when out of memory). */
 void *xml_alloc_array(ld *c, size_t n, size_t elem);
 bool xml_is(const xmlNode *n, const char *name);
+/* Index of s in names[0..n), -1 when it is none of them (an attribute's or element's
+ * closed set of spellings). */
+int xml_pick(const char *s, const char *const *names, size_t n);
 /* First element child named a (or b, another accepted spelling; may be NULL). */
 xmlNode *xml_kid(const xmlNode *p, const char *a, const char *b);
 unsigned xml_count(const xmlNode *p, const char *a, const char *b);

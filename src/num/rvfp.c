@@ -373,6 +373,25 @@ static const unsigned char mx_flags[64] = {MXF16(0), MXF16(16), MXF16(32), MXF16
                      : [c] "+x"(z), [s] "=m"(st)                                                   \
                      : [a] "x"(x), [b] "x"(y), [m] "m"(mx_rm[rm]), [d] "m"(mx_def))
 
+/* x op= y for OP_ADD..OP_DIV; SFX "ss" (binary32) or "sd" (binary64). */
+#define HOST_BIN_OP(op, SFX, x, y, rm, st)                                                         \
+    do {                                                                                           \
+        switch (op) {                                                                              \
+        case OP_ADD:                                                                               \
+            HOST_BIN("add" SFX, x, y, rm, st);                                                     \
+            break;                                                                                 \
+        case OP_SUB:                                                                               \
+            HOST_BIN("sub" SFX, x, y, rm, st);                                                     \
+            break;                                                                                 \
+        case OP_MUL:                                                                               \
+            HOST_BIN("mul" SFX, x, y, rm, st);                                                     \
+            break;                                                                                 \
+        default:                                                                                   \
+            HOST_BIN("div" SFX, x, y, rm, st);                                                     \
+            break;                                                                                 \
+        }                                                                                          \
+    } while (0)
+
 static inline int have_fma(void)
 {
     return __builtin_cpu_supports("fma");
@@ -382,20 +401,7 @@ static inline uint32_t host_bin_s(int op, uint32_t a, uint32_t b, unsigned rm, u
 {
     float x = f_of(a), y = f_of(b);
     unsigned st;
-    switch (op) {
-    case OP_ADD:
-        HOST_BIN("addss", x, y, rm, st);
-        break;
-    case OP_SUB:
-        HOST_BIN("subss", x, y, rm, st);
-        break;
-    case OP_MUL:
-        HOST_BIN("mulss", x, y, rm, st);
-        break;
-    default:
-        HOST_BIN("divss", x, y, rm, st);
-        break;
-    }
+    HOST_BIN_OP(op, "ss", x, y, rm, st);
     *fl |= mx_flags[st & 63];
     return u_of_f(x);
 }
@@ -404,20 +410,7 @@ static inline uint64_t host_bin_d(int op, uint64_t a, uint64_t b, unsigned rm, u
 {
     double x = d_of(a), y = d_of(b);
     unsigned st;
-    switch (op) {
-    case OP_ADD:
-        HOST_BIN("addsd", x, y, rm, st);
-        break;
-    case OP_SUB:
-        HOST_BIN("subsd", x, y, rm, st);
-        break;
-    case OP_MUL:
-        HOST_BIN("mulsd", x, y, rm, st);
-        break;
-    default:
-        HOST_BIN("divsd", x, y, rm, st);
-        break;
-    }
+    HOST_BIN_OP(op, "sd", x, y, rm, st);
     *fl |= mx_flags[st & 63];
     return u_of_d(x);
 }
@@ -493,24 +486,18 @@ static inline void host_end(unsigned rm, unsigned *fl)
            (e & FE_INEXACT ? RVFP_NX : 0u);
 }
 
+/* x op y for OP_ADD..OP_DIV, in the operands' own format. */
+#define HOST_ARITH(op, x, y)                                                                       \
+    ((op) == OP_ADD   ? (x) + (y)                                                                  \
+     : (op) == OP_SUB ? (x) - (y)                                                                  \
+     : (op) == OP_MUL ? (x) * (y)                                                                  \
+                      : (x) / (y))
+
 static uint32_t host_bin_s(int op, uint32_t a, uint32_t b, unsigned rm, unsigned *fl)
 {
     volatile float x = f_of(a), y = f_of(b), r;
     host_begin(rm);
-    switch (op) {
-    case OP_ADD:
-        r = x + y;
-        break;
-    case OP_SUB:
-        r = x - y;
-        break;
-    case OP_MUL:
-        r = x * y;
-        break;
-    default:
-        r = x / y;
-        break;
-    }
+    r = HOST_ARITH(op, x, y);
     host_end(rm, fl);
     return u_of_f(r);
 }
@@ -519,20 +506,7 @@ static uint64_t host_bin_d(int op, uint64_t a, uint64_t b, unsigned rm, unsigned
 {
     volatile double x = d_of(a), y = d_of(b), r;
     host_begin(rm);
-    switch (op) {
-    case OP_ADD:
-        r = x + y;
-        break;
-    case OP_SUB:
-        r = x - y;
-        break;
-    case OP_MUL:
-        r = x * y;
-        break;
-    default:
-        r = x / y;
-        break;
-    }
+    r = HOST_ARITH(op, x, y);
     host_end(rm, fl);
     return u_of_d(r);
 }
@@ -673,26 +647,27 @@ uint64_t rvfp_sqrt_d(uint64_t a, unsigned rm, unsigned *fl)
 }
 
 /* Fused ops: the sign flips are exact, so all four are one fma. A NaN result needs the
- * RISC-V rule that inf*0 raises NV even when the addend is a quiet NaN. */
+ * RISC-V rule that inf*0 raises NV even when the addend is a quiet NaN: fma_nan gives
+ * the canonical NaN with that flag. */
+static uint64_t fma_nan(const fmt *f, uint64_t a, uint64_t b, unsigned *fl)
+{
+    int ka = kind(f, a), kb = kind(f, b);
+    if ((ka == K_INF && kb == K_ZERO) || (ka == K_ZERO && kb == K_INF)) *fl |= RVFP_NV;
+    return f->qnan;
+}
 static inline uint32_t fma_s(uint32_t a, uint32_t b, uint32_t c, unsigned rm, unsigned *fl)
 {
     rm = fix_rm(rm);
     if (rm == RVFP_RMM) return (uint32_t)soft_fma(&FS, a, b, c, rm, fl);
     uint32_t r = host_fma_s(a, b, c, rm, fl);
-    if (!isnan_s(r)) return r;
-    int ka = kind(&FS, a), kb = kind(&FS, b);
-    if ((ka == K_INF && kb == K_ZERO) || (ka == K_ZERO && kb == K_INF)) *fl |= RVFP_NV;
-    return RVFP_QNAN_S;
+    return isnan_s(r) ? (uint32_t)fma_nan(&FS, a, b, fl) : r;
 }
 static inline uint64_t fma_d(uint64_t a, uint64_t b, uint64_t c, unsigned rm, unsigned *fl)
 {
     rm = fix_rm(rm);
     if (rm == RVFP_RMM) return soft_fma(&FD, a, b, c, rm, fl);
     uint64_t r = host_fma_d(a, b, c, rm, fl);
-    if (!isnan_d(r)) return r;
-    int ka = kind(&FD, a), kb = kind(&FD, b);
-    if ((ka == K_INF && kb == K_ZERO) || (ka == K_ZERO && kb == K_INF)) *fl |= RVFP_NV;
-    return RVFP_QNAN_D;
+    return isnan_d(r) ? fma_nan(&FD, a, b, fl) : r;
 }
 
 uint32_t rvfp_fmadd_s(uint32_t a, uint32_t b, uint32_t c, unsigned rm, unsigned *fl)

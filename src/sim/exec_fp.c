@@ -92,8 +92,19 @@ H(f_fsd)
     if (fp_ok(h, d)) st(h, h->x[d->rs1] + (uint64_t)d->imm, 8, h->f[d->rs2]);
 }
 
-/* ---- arithmetic ---- */
-#define OP2R(name, fn, S, RD, WF)                                                                  \
+/* ---- arithmetic and conversions: one rounded operation each ----
+ * ROUNDED1/2/3: the instruction's rm resolved (illegal when reserved), the rvfp operation
+ * on RD's operands, WF writes the result, the flags accrue. WF = wx for results in x. */
+#define ROUNDED1(name, fn, RD, WF)                                                                 \
+    H(name)                                                                                        \
+    {                                                                                              \
+        int rm = rm_of(h, d);                                                                      \
+        if (rm < 0) return;                                                                        \
+        unsigned fl = 0;                                                                           \
+        WF(h, d->rd, fn(RD(h, d->rs1), (unsigned)rm, &fl));                                        \
+        accrue(h, fl);                                                                             \
+    }
+#define ROUNDED2(name, fn, RD, WF)                                                                 \
     H(name)                                                                                        \
     {                                                                                              \
         int rm = rm_of(h, d);                                                                      \
@@ -102,7 +113,7 @@ H(f_fsd)
         WF(h, d->rd, fn(RD(h, d->rs1), RD(h, d->rs2), (unsigned)rm, &fl));                         \
         accrue(h, fl);                                                                             \
     }
-#define OP3R(name, fn, RD, WF)                                                                     \
+#define ROUNDED3(name, fn, RD, WF)                                                                 \
     H(name)                                                                                        \
     {                                                                                              \
         int rm = rm_of(h, d);                                                                      \
@@ -111,42 +122,27 @@ H(f_fsd)
         WF(h, d->rd, fn(RD(h, d->rs1), RD(h, d->rs2), RD(h, d->rs3), (unsigned)rm, &fl));          \
         accrue(h, fl);                                                                             \
     }
-OP2R(f_fadd_s, rvfp_add_s, S, fs, wf_s)
-OP2R(f_fsub_s, rvfp_sub_s, S, fs, wf_s)
-OP2R(f_fmul_s, rvfp_mul_s, S, fs, wf_s)
-OP2R(f_fdiv_s, rvfp_div_s, S, fs, wf_s)
-OP2R(f_fadd_d, rvfp_add_d, D, fdv, wf_d)
-OP2R(f_fsub_d, rvfp_sub_d, D, fdv, wf_d)
-OP2R(f_fmul_d, rvfp_mul_d, D, fdv, wf_d)
-OP2R(f_fdiv_d, rvfp_div_d, D, fdv, wf_d)
-OP3R(f_fmadd_s, rvfp_fmadd_s, fs, wf_s)
-OP3R(f_fmsub_s, rvfp_fmsub_s, fs, wf_s)
-OP3R(f_fnmsub_s, rvfp_fnmsub_s, fs, wf_s)
-OP3R(f_fnmadd_s, rvfp_fnmadd_s, fs, wf_s)
-OP3R(f_fmadd_d, rvfp_fmadd_d, fdv, wf_d)
-OP3R(f_fmsub_d, rvfp_fmsub_d, fdv, wf_d)
-OP3R(f_fnmsub_d, rvfp_fnmsub_d, fdv, wf_d)
-OP3R(f_fnmadd_d, rvfp_fnmadd_d, fdv, wf_d)
+ROUNDED2(f_fadd_s, rvfp_add_s, fs, wf_s)
+ROUNDED2(f_fsub_s, rvfp_sub_s, fs, wf_s)
+ROUNDED2(f_fmul_s, rvfp_mul_s, fs, wf_s)
+ROUNDED2(f_fdiv_s, rvfp_div_s, fs, wf_s)
+ROUNDED2(f_fadd_d, rvfp_add_d, fdv, wf_d)
+ROUNDED2(f_fsub_d, rvfp_sub_d, fdv, wf_d)
+ROUNDED2(f_fmul_d, rvfp_mul_d, fdv, wf_d)
+ROUNDED2(f_fdiv_d, rvfp_div_d, fdv, wf_d)
+ROUNDED3(f_fmadd_s, rvfp_fmadd_s, fs, wf_s)
+ROUNDED3(f_fmsub_s, rvfp_fmsub_s, fs, wf_s)
+ROUNDED3(f_fnmsub_s, rvfp_fnmsub_s, fs, wf_s)
+ROUNDED3(f_fnmadd_s, rvfp_fnmadd_s, fs, wf_s)
+ROUNDED3(f_fmadd_d, rvfp_fmadd_d, fdv, wf_d)
+ROUNDED3(f_fmsub_d, rvfp_fmsub_d, fdv, wf_d)
+ROUNDED3(f_fnmsub_d, rvfp_fnmsub_d, fdv, wf_d)
+ROUNDED3(f_fnmadd_d, rvfp_fnmadd_d, fdv, wf_d)
+ROUNDED1(f_fsqrt_s, rvfp_sqrt_s, fs, wf_s)
+ROUNDED1(f_fsqrt_d, rvfp_sqrt_d, fdv, wf_d)
 
-H(f_fsqrt_s)
-{
-    int rm = rm_of(h, d);
-    if (rm < 0) return;
-    unsigned fl = 0;
-    wf_s(h, d->rd, rvfp_sqrt_s(fs(h, d->rs1), (unsigned)rm, &fl));
-    accrue(h, fl);
-}
-H(f_fsqrt_d)
-{
-    int rm = rm_of(h, d);
-    if (rm < 0) return;
-    unsigned fl = 0;
-    wf_d(h, d->rd, rvfp_sqrt_d(fdv(h, d->rs1), (unsigned)rm, &fl));
-    accrue(h, fl);
-}
-
-/* ---- no rounding: min/max, sign injection, compares, classify ---- */
-#define OP2N(name, fn, RD, WF)                                                                     \
+/* ---- no rounding: min/max and compares (flags), sign injection, classify ---- */
+#define UNROUNDED2(name, fn, RD, WF)                                                               \
     H(name)                                                                                        \
     {                                                                                              \
         if (!fp_ok(h, d)) return;                                                                  \
@@ -154,10 +150,16 @@ H(f_fsqrt_d)
         WF(h, d->rd, fn(RD(h, d->rs1), RD(h, d->rs2), &fl));                                       \
         accrue(h, fl);                                                                             \
     }
-OP2N(f_fmin_s, rvfp_min_s, fs, wf_s)
-OP2N(f_fmax_s, rvfp_max_s, fs, wf_s)
-OP2N(f_fmin_d, rvfp_min_d, fdv, wf_d)
-OP2N(f_fmax_d, rvfp_max_d, fdv, wf_d)
+UNROUNDED2(f_fmin_s, rvfp_min_s, fs, wf_s)
+UNROUNDED2(f_fmax_s, rvfp_max_s, fs, wf_s)
+UNROUNDED2(f_fmin_d, rvfp_min_d, fdv, wf_d)
+UNROUNDED2(f_fmax_d, rvfp_max_d, fdv, wf_d)
+UNROUNDED2(f_feq_s, rvfp_eq_s, fs, wx)
+UNROUNDED2(f_flt_s, rvfp_lt_s, fs, wx)
+UNROUNDED2(f_fle_s, rvfp_le_s, fs, wx)
+UNROUNDED2(f_feq_d, rvfp_eq_d, fdv, wx)
+UNROUNDED2(f_flt_d, rvfp_lt_d, fdv, wx)
+UNROUNDED2(f_fle_d, rvfp_le_d, fdv, wx)
 #define SGN(name, fn, RD, WF)                                                                      \
     H(name)                                                                                        \
     {                                                                                              \
@@ -169,20 +171,6 @@ SGN(f_fsgnjx_s, rvfp_sgnjx_s, fs, wf_s)
 SGN(f_fsgnj_d, rvfp_sgnj_d, fdv, wf_d)
 SGN(f_fsgnjn_d, rvfp_sgnjn_d, fdv, wf_d)
 SGN(f_fsgnjx_d, rvfp_sgnjx_d, fdv, wf_d)
-#define CMP(name, fn, RD)                                                                          \
-    H(name)                                                                                        \
-    {                                                                                              \
-        if (!fp_ok(h, d)) return;                                                                  \
-        unsigned fl = 0;                                                                           \
-        wx(h, d->rd, (uint64_t)fn(RD(h, d->rs1), RD(h, d->rs2), &fl));                             \
-        accrue(h, fl);                                                                             \
-    }
-CMP(f_feq_s, rvfp_eq_s, fs)
-CMP(f_flt_s, rvfp_lt_s, fs)
-CMP(f_fle_s, rvfp_le_s, fs)
-CMP(f_feq_d, rvfp_eq_d, fdv)
-CMP(f_flt_d, rvfp_lt_d, fdv)
-CMP(f_fle_d, rvfp_le_d, fdv)
 H(f_fclass_s)
 {
     if (fp_ok(h, d)) wx(h, d->rd, rvfp_classify_s(fs(h, d->rs1)));
@@ -211,57 +199,42 @@ H(f_fmv_d_x)
 }
 
 /* ---- conversions ---- */
-#define CVT_TO_X(name, fn, RD)                                                                     \
-    H(name)                                                                                        \
-    {                                                                                              \
-        int rm = rm_of(h, d);                                                                      \
-        if (rm < 0) return;                                                                        \
-        unsigned fl = 0;                                                                           \
-        wx(h, d->rd, (uint64_t)fn(RD(h, d->rs1), (unsigned)rm, &fl));                              \
-        accrue(h, fl);                                                                             \
-    }
-CVT_TO_X(f_fcvt_w_s, rvfp_cvt_w_s, fs)
-CVT_TO_X(f_fcvt_wu_s, rvfp_cvt_wu_s, fs)
-CVT_TO_X(f_fcvt_l_s, rvfp_cvt_l_s, fs)
-CVT_TO_X(f_fcvt_lu_s, rvfp_cvt_lu_s, fs)
-CVT_TO_X(f_fcvt_w_d, rvfp_cvt_w_d, fdv)
-CVT_TO_X(f_fcvt_wu_d, rvfp_cvt_wu_d, fdv)
-CVT_TO_X(f_fcvt_l_d, rvfp_cvt_l_d, fdv)
-CVT_TO_X(f_fcvt_lu_d, rvfp_cvt_lu_d, fdv)
-#define CVT_FROM_X(name, fn, T, WF)                                                                \
-    H(name)                                                                                        \
-    {                                                                                              \
-        int rm = rm_of(h, d);                                                                      \
-        if (rm < 0) return;                                                                        \
-        unsigned fl = 0;                                                                           \
-        WF(h, d->rd, fn((T)h->x[d->rs1], (unsigned)rm, &fl));                                      \
-        accrue(h, fl);                                                                             \
-    }
-CVT_FROM_X(f_fcvt_s_w, rvfp_cvt_s_w, int32_t, wf_s)
-CVT_FROM_X(f_fcvt_s_wu, rvfp_cvt_s_wu, uint32_t, wf_s)
-CVT_FROM_X(f_fcvt_s_l, rvfp_cvt_s_l, int64_t, wf_s)
-CVT_FROM_X(f_fcvt_s_lu, rvfp_cvt_s_lu, uint64_t, wf_s)
-CVT_FROM_X(f_fcvt_d_w, rvfp_cvt_d_w, int32_t, wf_d)
-CVT_FROM_X(f_fcvt_d_wu, rvfp_cvt_d_wu, uint32_t, wf_d)
-CVT_FROM_X(f_fcvt_d_l, rvfp_cvt_d_l, int64_t, wf_d)
-CVT_FROM_X(f_fcvt_d_lu, rvfp_cvt_d_lu, uint64_t, wf_d)
-H(f_fcvt_s_d)
+/* An integer operand: the low 32 bits of x[r] (signed or not) for the .w/.wu forms. */
+static inline int32_t xw(const hart *h, unsigned r)
 {
-    int rm = rm_of(h, d);
-    if (rm < 0) return;
-    unsigned fl = 0;
-    wf_s(h, d->rd, rvfp_cvt_s_d(fdv(h, d->rs1), (unsigned)rm, &fl));
-    accrue(h, fl);
+    return (int32_t)h->x[r];
 }
-H(f_fcvt_d_s)
+static inline uint32_t xwu(const hart *h, unsigned r)
 {
-    /* exact, but the rm field still exists: a reserved rm is illegal */
-    int rm = rm_of(h, d);
-    if (rm < 0) return;
-    unsigned fl = 0;
-    wf_d(h, d->rd, rvfp_cvt_d_s(fs(h, d->rs1), (unsigned)rm, &fl));
-    accrue(h, fl);
+    return (uint32_t)h->x[r];
 }
+static inline int64_t xl(const hart *h, unsigned r)
+{
+    return (int64_t)h->x[r];
+}
+static inline uint64_t xlu(const hart *h, unsigned r)
+{
+    return h->x[r];
+}
+ROUNDED1(f_fcvt_w_s, rvfp_cvt_w_s, fs, wx)
+ROUNDED1(f_fcvt_wu_s, rvfp_cvt_wu_s, fs, wx)
+ROUNDED1(f_fcvt_l_s, rvfp_cvt_l_s, fs, wx)
+ROUNDED1(f_fcvt_lu_s, rvfp_cvt_lu_s, fs, wx)
+ROUNDED1(f_fcvt_w_d, rvfp_cvt_w_d, fdv, wx)
+ROUNDED1(f_fcvt_wu_d, rvfp_cvt_wu_d, fdv, wx)
+ROUNDED1(f_fcvt_l_d, rvfp_cvt_l_d, fdv, wx)
+ROUNDED1(f_fcvt_lu_d, rvfp_cvt_lu_d, fdv, wx)
+ROUNDED1(f_fcvt_s_w, rvfp_cvt_s_w, xw, wf_s)
+ROUNDED1(f_fcvt_s_wu, rvfp_cvt_s_wu, xwu, wf_s)
+ROUNDED1(f_fcvt_s_l, rvfp_cvt_s_l, xl, wf_s)
+ROUNDED1(f_fcvt_s_lu, rvfp_cvt_s_lu, xlu, wf_s)
+ROUNDED1(f_fcvt_d_w, rvfp_cvt_d_w, xw, wf_d)
+ROUNDED1(f_fcvt_d_wu, rvfp_cvt_d_wu, xwu, wf_d)
+ROUNDED1(f_fcvt_d_l, rvfp_cvt_d_l, xl, wf_d)
+ROUNDED1(f_fcvt_d_lu, rvfp_cvt_d_lu, xlu, wf_d)
+ROUNDED1(f_fcvt_s_d, rvfp_cvt_s_d, fdv, wf_s)
+/* exact, but the rm field still exists: a reserved rm is illegal */
+ROUNDED1(f_fcvt_d_s, rvfp_cvt_d_s, fs, wf_d)
 
 uint8_t hart_kind_of_fp(hart_exec_fn fn)
 {

@@ -248,6 +248,17 @@ static int64_t get_path(xsys *s, uint64_t addr, uint64_t len, char out[XSYS_PATH
     return 0;
 }
 
+/* The *at calls' two arguments: the guest path into path (get_path's checks) and the host
+ * directory it is relative to (dir_fd), the path checked first. Returns the directory, or
+ * -1 with the guest errno in *errout. */
+static int path_at(xsys *s, uint64_t gdirfd, uint64_t pathp, uint64_t len, char path[XSYS_PATHMAX],
+                   int64_t *errout)
+{
+    *errout = get_path(s, pathp, len, path);
+    if (*errout < 0) return -1;
+    return dir_fd(s, gdirfd, errout);
+}
+
 /* The component walk follows no symlink: meeting one (ELOOP, or ENOTDIR where a
  * directory was required) is the same refusal openat2 gives for an escape. */
 static int64_t walk_error(int dirfd, const char *name, int e)
@@ -361,9 +372,8 @@ static int64_t sys_openat(xsys *s, uint64_t gdirfd, uint64_t pathp, uint64_t len
                           uint64_t mode)
 {
     char path[XSYS_PATHMAX];
-    int64_t r = get_path(s, pathp, len, path);
-    if (r < 0) return r;
-    int dfd = dir_fd(s, gdirfd, &r);
+    int64_t r;
+    int dfd = path_at(s, gdirfd, pathp, len, path, &r);
     if (dfd < 0) return r;
     int slot = 3;
     while (slot < XSYS_MAX_FD && s->fd[slot] >= 0)
@@ -489,9 +499,8 @@ static int64_t sys_fstat(xsys *s, uint64_t gfd, uint64_t addr)
 static int64_t sys_fstatat(xsys *s, uint64_t gdirfd, uint64_t pathp, uint64_t len, uint64_t addr)
 {
     char path[XSYS_PATHMAX];
-    int64_t r = get_path(s, pathp, len, path);
-    if (r < 0) return r;
-    int dfd = dir_fd(s, gdirfd, &r);
+    int64_t r;
+    int dfd = path_at(s, gdirfd, pathp, len, path, &r);
     if (dfd < 0) return r;
     r = open_beneath(s, dfd, path, O_PATH, 0);
     if (r < 0) return r;
@@ -507,9 +516,8 @@ static int64_t sys_unlink_mkdir(xsys *s, int mk, uint64_t gdirfd, uint64_t pathp
                                 uint64_t arg)
 {
     char path[XSYS_PATHMAX];
-    int64_t r = get_path(s, pathp, len, path);
-    if (r < 0) return r;
-    int dfd = dir_fd(s, gdirfd, &r);
+    int64_t r;
+    int dfd = path_at(s, gdirfd, pathp, len, path, &r);
     if (dfd < 0) return r;
     int pfd;
     const char *name;

@@ -352,6 +352,40 @@ static rt_job_mem scene_mem(scene *sc, bool keep)
                         keep ? f_watch : NULL};
 }
 
+/* The memories a second job may find its engine's cache in. */
+enum first_mem {
+    MEM_NO_EPOCH,      /* no epoch: nothing is kept */
+    MEM_WATCH_REFUSED, /* an epoch, but the memory cannot watch the records */
+    MEM_KEPT,          /* epoch and watch: the engine keeps its cache */
+};
+
+/* The first of two jobs on a new engine of `threads` host threads: a scene of 256 rays that
+ * all hit (checked), over memory *mem of the kind `kind`. */
+static rt_job_engine *first_job(scene *sc, rt_job_mem *mem, unsigned threads, enum first_mem kind)
+{
+    scene_make(sc, 256);
+    sc->f.watch_refused = kind == MEM_WATCH_REFUSED;
+    *mem = scene_mem(sc, kind != MEM_NO_EPOCH);
+    rt_job_engine *e = rt_job_engine_new(threads);
+    assert_non_null(e);
+    rt_job_result r;
+    rt_job_run_ex(&sc->jd, &sc->s, mem, e, &r);
+    assert_int_equal(r.status, RT_JOB_OK);
+    assert_int_equal(r.hits, 256);
+    return e;
+}
+
+/* The same rays queued again and traced by engine e: every one misses. */
+static void second_job_misses_all(scene *sc, rt_job_mem *mem, rt_job_engine *e)
+{
+    requeue(sc, 256);
+    rt_job_result r;
+    rt_job_run_ex(&sc->jd, &sc->s, mem, e, &r);
+    assert_int_equal(r.status, RT_JOB_OK);
+    assert_int_equal(r.hits, 0);
+    assert_int_equal(r.misses, 256);
+}
+
 /* A node rewritten between two jobs of one engine: the second job sees the new node.
  * The root's four children are made empty (kinds byte 60 = 0), so every ray misses; with
  * an epoch, through the epoch (the write is over a watched record). */
@@ -361,22 +395,12 @@ static void test_cache_between_jobs(void **state)
     for (unsigned threads = 1; threads <= 2; threads++)
         for (int keep = 0; keep < 2; keep++) {
             scene sc;
-            scene_make(&sc, 256);
-            rt_job_mem mem = scene_mem(&sc, keep);
-            rt_job_engine *e = rt_job_engine_new(threads);
-            assert_non_null(e);
-            rt_job_result r;
-            rt_job_run_ex(&sc.jd, &sc.s, &mem, e, &r);
-            assert_int_equal(r.status, RT_JOB_OK);
-            assert_int_equal(r.hits, 256);
+            rt_job_mem mem;
+            rt_job_engine *e = first_job(&sc, &mem, threads, keep ? MEM_KEPT : MEM_NO_EPOCH);
             /* the guest rewrites the root node, then queues the same rays again */
             uint8_t zero = 0;
             fake_write(&sc.f, sc.root + 60, &zero, 1);
-            requeue(&sc, 256);
-            rt_job_run_ex(&sc.jd, &sc.s, &mem, e, &r);
-            assert_int_equal(r.status, RT_JOB_OK);
-            assert_int_equal(r.hits, 0);
-            assert_int_equal(r.misses, 256);
+            second_job_misses_all(&sc, &mem, e);
             rt_job_engine_free(e);
             scene_free(&sc);
         }
@@ -390,16 +414,11 @@ static void test_cache_kept_between_jobs(void **state)
 {
     (void)state;
     for (unsigned threads = 1; threads <= 2; threads++)
-        for (int mode = 0; mode < 3; mode++) { /* 0 no epoch, 1 watch refused, 2 kept */
+        for (int mode = MEM_NO_EPOCH; mode <= MEM_KEPT; mode++) {
             scene sc;
-            scene_make(&sc, 256);
-            sc.f.watch_refused = mode == 1;
-            rt_job_mem mem = scene_mem(&sc, mode > 0);
-            rt_job_engine *e = rt_job_engine_new(threads);
-            assert_non_null(e);
+            rt_job_mem mem;
+            rt_job_engine *e = first_job(&sc, &mem, threads, (enum first_mem)mode);
             rt_job_result r;
-            rt_job_run_ex(&sc.jd, &sc.s, &mem, e, &r);
-            assert_int_equal(r.status, RT_JOB_OK);
             unsigned maps1 = sc.f.maps;
             uint8_t *first = malloc(sc.f.size);
             assert_non_null(first);
@@ -411,7 +430,7 @@ static void test_cache_kept_between_jobs(void **state)
             assert_int_equal(r.hits, 256);
             assert_memory_equal(first, sc.f.ram, sc.f.size);
             assert_true(maps1 > 100);
-            if (mode == 2)
+            if (mode == MEM_KEPT)
                 assert_true(sc.f.maps < 10); /* queue descriptors and the ray array */
             else
                 assert_true(sc.f.maps > maps1 / 2); /* two threads may race to a fill */
@@ -425,14 +444,17 @@ static void test_cache_kept_between_jobs(void **state)
  * all hit, in a memory offering epoch and watch (*mem), so the engine keeps its cache. */
 static rt_job_engine *kept_first_job(scene *sc, rt_job_mem *mem, unsigned threads)
 {
-    scene_make(sc, 256);
-    *mem = scene_mem(sc, true);
-    rt_job_engine *e = rt_job_engine_new(threads);
-    assert_non_null(e);
-    rt_job_result r;
-    rt_job_run_ex(&sc->jd, &sc->s, mem, e, &r);
-    assert_int_equal(r.hits, 256);
-    return e;
+    return first_job(sc, mem, threads, MEM_KEPT);
+}
+
+/* Every TriRange of the scene's BVH, as loaded in memory f, made empty (count 0). */
+static void empty_tri_ranges(const scene *sc, fake *f)
+{
+    bvh_header h;
+    bvh_header_decode(sc->b.data, &h);
+    uint32_t zero = 0;
+    for (uint32_t i = 0; i < h.range_count; i++)
+        fake_write(f, LOAD_ADDR + h.ranges_off + 16u * i + 4, &zero, 4);
 }
 
 /* Between two jobs of one engine over a memory with an epoch, the guest rewrites every
@@ -444,17 +466,8 @@ static void test_cache_kept_trirange_rewritten(void **state)
         scene sc;
         rt_job_mem mem;
         rt_job_engine *e = kept_first_job(&sc, &mem, threads);
-        bvh_header h;
-        bvh_header_decode(sc.b.data, &h);
-        uint32_t zero = 0;
-        for (uint32_t i = 0; i < h.range_count; i++)
-            fake_write(&sc.f, LOAD_ADDR + h.ranges_off + 16u * i + 4, &zero, 4);
-        requeue(&sc, 256);
-        rt_job_result r;
-        rt_job_run_ex(&sc.jd, &sc.s, &mem, e, &r);
-        assert_int_equal(r.status, RT_JOB_OK);
-        assert_int_equal(r.hits, 0);
-        assert_int_equal(r.misses, 256);
+        empty_tri_ranges(&sc, &sc.f);
+        second_job_misses_all(&sc, &mem, e);
         rt_job_engine_free(e);
         scene_free(&sc);
     }
@@ -475,11 +488,7 @@ static void test_cache_kept_not_across_other_memory(void **state)
         other.f.ram = malloc(sc.f.size);
         assert_non_null(other.f.ram);
         memcpy(other.f.ram, sc.f.ram, sc.f.size);
-        bvh_header h;
-        bvh_header_decode(sc.b.data, &h);
-        uint32_t zero = 0;
-        for (uint32_t i = 0; i < h.range_count; i++)
-            fake_write(&other.f, LOAD_ADDR + h.ranges_off + 16u * i + 4, &zero, 4);
+        empty_tri_ranges(&sc, &other.f);
         requeue(&other, 256);
         rt_job_mem mem_other = scene_mem(&other, false);
         rt_job_result r;

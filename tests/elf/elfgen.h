@@ -14,6 +14,7 @@
 #define XPHMG_TESTS_ELFGEN_H
 
 #include <elf.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -150,6 +151,31 @@ static inline void eg_put32(uint8_t *b, size_t off, uint32_t v)
 static inline void eg_put16(uint8_t *b, size_t off, uint16_t v)
 {
     memcpy(b + off, &v, 2);
+}
+
+/* One malformed variant: the file eg_build makes with one header field set to v, and the
+ * words the refusal must contain. EG_EHDR/PHDR/SHDR/SYM name the field (offset, size) of
+ * the ELF header, program header i, section header i or symbol i. */
+typedef struct {
+    size_t off, size;
+    uint64_t v;
+    const char *why;
+} eg_patch;
+#define EG_FIELD(T, base, f) (base) + offsetof(T, f), sizeof(((T *)0)->f)
+#define EG_EHDR(f)           EG_FIELD(Elf64_Ehdr, 0, f)
+#define EG_PHDR(i, f)        EG_FIELD(Elf64_Phdr, EG_PHOFF + (i) * sizeof(Elf64_Phdr), f)
+#define EG_SHDR(i, f)        EG_FIELD(Elf64_Shdr, EG_SHOFF + (i) * sizeof(Elf64_Shdr), f)
+#define EG_SYM(i, f)         EG_FIELD(Elf64_Sym, EG_SYM_OFF + (i) * sizeof(Elf64_Sym), f)
+
+static inline void eg_build_patched(uint8_t *b, const eg_patch *p)
+{
+    eg_build(b);
+    if (p->size == 8)
+        eg_put64(b, p->off, p->v);
+    else if (p->size == 4)
+        eg_put32(b, p->off, (uint32_t)p->v);
+    else
+        eg_put16(b, p->off, (uint16_t)p->v);
 }
 
 #endif

@@ -96,46 +96,25 @@ static void expect_refused(const uint8_t *b, size_t n, const char *want)
 static void test_refusals(void **state)
 {
     (void)state;
+    static const eg_patch bad[] = {
+        {EG_EHDR(e_type), ET_DYN, "not an executable"},
+        {EG_EHDR(e_type), ET_REL, "not an executable"},
+        /* second segment starting inside the first */
+        {EG_PHDR(1, p_paddr), EG_TEXT_ADDR + 8, "overlap"},
+        /* first segment's bss reaching into the second */
+        {EG_PHDR(0, p_memsz), 0x1001, "overlap"},
+        {EG_PHDR(1, p_paddr), 0x70000000, "outside RAM"},
+        {EG_PHDR(1, p_memsz), RAM_SIZE, "outside RAM"},              /* runs off the end */
+        {EG_PHDR(1, p_paddr), ~0ULL - 4, "outside RAM"},             /* wraps */
+        {EG_PHDR(1, p_memsz), 4, "file size 0x8 > memory size 0x4"}, /* filesz 8 > memsz 4 */
+        {EG_EHDR(e_entry), 0x1000, "entry point 0x1000 outside RAM"},
+        {EG_EHDR(e_phnum), 0, "no loadable segment"},
+    };
     uint8_t b[EG_LEN];
-    size_t ph1 = EG_PHOFF + sizeof(Elf64_Phdr);
-
-    eg_build(b);
-    eg_put16(b, offsetof(Elf64_Ehdr, e_type), ET_DYN);
-    expect_refused(b, EG_LEN, "not an executable");
-    eg_build(b);
-    eg_put16(b, offsetof(Elf64_Ehdr, e_type), ET_REL);
-    expect_refused(b, EG_LEN, "not an executable");
-
-    /* second segment starting inside the first */
-    eg_build(b);
-    eg_put64(b, ph1 + offsetof(Elf64_Phdr, p_paddr), EG_TEXT_ADDR + 8);
-    expect_refused(b, EG_LEN, "overlap");
-    /* first segment's bss reaching into the second */
-    eg_build(b);
-    eg_put64(b, EG_PHOFF + offsetof(Elf64_Phdr, p_memsz), 0x1001);
-    expect_refused(b, EG_LEN, "overlap");
-
-    eg_build(b);
-    eg_put64(b, ph1 + offsetof(Elf64_Phdr, p_paddr), 0x70000000);
-    expect_refused(b, EG_LEN, "outside RAM");
-    eg_build(b);
-    eg_put64(b, ph1 + offsetof(Elf64_Phdr, p_memsz), RAM_SIZE); /* runs off the end */
-    expect_refused(b, EG_LEN, "outside RAM");
-    eg_build(b);
-    eg_put64(b, ph1 + offsetof(Elf64_Phdr, p_paddr), ~0ULL - 4); /* wraps */
-    expect_refused(b, EG_LEN, "outside RAM");
-
-    eg_build(b);
-    eg_put64(b, ph1 + offsetof(Elf64_Phdr, p_memsz), 4); /* filesz 8 > memsz 4 */
-    expect_refused(b, EG_LEN, "file size 0x8 > memory size 0x4");
-
-    eg_build(b);
-    eg_put64(b, offsetof(Elf64_Ehdr, e_entry), 0x1000);
-    expect_refused(b, EG_LEN, "entry point 0x1000 outside RAM");
-
-    eg_build(b);
-    eg_put16(b, offsetof(Elf64_Ehdr, e_phnum), 0);
-    expect_refused(b, EG_LEN, "no loadable segment");
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        eg_build_patched(b, &bad[k]);
+        expect_refused(b, EG_LEN, bad[k].why);
+    }
 
     /* the HTIF mailbox must be an aligned 64-bit word in RAM (symbol 6 is tohost) */
     eg_build(b);

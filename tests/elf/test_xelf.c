@@ -36,6 +36,15 @@ static void expect_refused(const uint8_t *b, size_t len, const char *want)
     assert_non_null(strstr(err, "t.elf: ")); /* names the file */
 }
 
+static void expect_patches_refused(const eg_patch *p, size_t n)
+{
+    uint8_t b[EG_LEN];
+    for (size_t k = 0; k < n; k++) {
+        eg_build_patched(b, &p[k]);
+        expect_refused(b, EG_LEN, p[k].why);
+    }
+}
+
 static void test_synthetic_ok(void **state)
 {
     (void)state;
@@ -140,70 +149,38 @@ static void test_truncated(void **state)
 static void test_bad_tables(void **state)
 {
     (void)state;
-    uint8_t b[EG_LEN];
-    eg_build(b);
-    eg_put64(b, offsetof(Elf64_Ehdr, e_phoff), 0x100000);
-    expect_refused(b, EG_LEN, "program header table outside the file");
-    eg_build(b);
-    eg_put64(b, offsetof(Elf64_Ehdr, e_phoff), 0xffffffffffffffc0ULL); /* wraps */
-    expect_refused(b, EG_LEN, "program header table outside the file");
-    eg_build(b);
-    eg_put64(b, offsetof(Elf64_Ehdr, e_shoff), EG_LEN - 10);
-    expect_refused(b, EG_LEN, "section header table outside the file");
-    eg_build(b);
-    eg_put16(b, offsetof(Elf64_Ehdr, e_shnum), 0xff00);
-    expect_refused(b, EG_LEN, "section header table outside the file");
-    eg_build(b);
-    eg_put16(b, offsetof(Elf64_Ehdr, e_shstrndx), 99);
-    expect_refused(b, EG_LEN, "section name table index 99 out of range");
-    eg_build(b);
-    eg_put16(b, offsetof(Elf64_Ehdr, e_phentsize), 32);
-    expect_refused(b, EG_LEN, "bad e_phentsize");
-    eg_build(b);
-    eg_put16(b, offsetof(Elf64_Ehdr, e_shentsize), 40);
-    expect_refused(b, EG_LEN, "bad e_shentsize");
+    static const eg_patch bad[] = {
+        {EG_EHDR(e_phoff), 0x100000, "program header table outside the file"},
+        {EG_EHDR(e_phoff), 0xffffffffffffffc0ULL, "program header table outside the file"},
+        {EG_EHDR(e_shoff), EG_LEN - 10, "section header table outside the file"},
+        {EG_EHDR(e_shnum), 0xff00, "section header table outside the file"},
+        {EG_EHDR(e_shstrndx), 99, "section name table index 99 out of range"},
+        {EG_EHDR(e_phentsize), 32, "bad e_phentsize"},
+        {EG_EHDR(e_shentsize), 40, "bad e_shentsize"},
+    };
+    expect_patches_refused(bad, sizeof bad / sizeof *bad);
 }
 
 static void test_bad_sections_and_strings(void **state)
 {
     (void)state;
-    uint8_t b[EG_LEN];
-    size_t sh = EG_SHOFF;
-    /* .text's sh_offset past the end */
-    eg_build(b);
-    eg_put64(b, sh + 1 * sizeof(Elf64_Shdr) + offsetof(Elf64_Shdr, sh_offset), 0x10000);
-    expect_refused(b, EG_LEN, "outside the file");
-    /* .data's size wrapping */
-    eg_build(b);
-    eg_put64(b, sh + 2 * sizeof(Elf64_Shdr) + offsetof(Elf64_Shdr, sh_size), ~0ULL);
-    expect_refused(b, EG_LEN, "outside the file");
-    /* section name index outside .shstrtab */
-    eg_build(b);
-    eg_put32(b, sh + 2 * sizeof(Elf64_Shdr) + offsetof(Elf64_Shdr, sh_name), 5000);
-    expect_refused(b, EG_LEN, "name index 5000 out of range");
-    /* the name table not NUL-terminated: shrink it to cut ".shstrtab" */
-    eg_build(b);
-    eg_put64(b, sh + 6 * sizeof(Elf64_Shdr) + offsetof(Elf64_Shdr, sh_size), 40);
-    expect_refused(b, EG_LEN, "name index 34 out of range");
-    /* symbol name outside .strtab */
-    eg_build(b);
-    eg_put32(b, EG_SYM_OFF + 3 * sizeof(Elf64_Sym) + offsetof(Elf64_Sym, st_name), 31);
-    expect_refused(b, EG_LEN, "symbol 3: name index 31 out of range");
-    /* symtab linked to a non-string table */
-    eg_build(b);
-    eg_put32(b, sh + 4 * sizeof(Elf64_Shdr) + offsetof(Elf64_Shdr, sh_link), 1);
-    expect_refused(b, EG_LEN, "string table index 1 invalid");
-    eg_build(b);
-    eg_put32(b, sh + 4 * sizeof(Elf64_Shdr) + offsetof(Elf64_Shdr, sh_link), 77);
-    expect_refused(b, EG_LEN, "string table index 77 invalid");
-    /* symtab entry size */
-    eg_build(b);
-    eg_put64(b, sh + 4 * sizeof(Elf64_Shdr) + offsetof(Elf64_Shdr, sh_entsize), 16);
-    expect_refused(b, EG_LEN, "bad entry size");
-    /* segment bytes outside the file */
-    eg_build(b);
-    eg_put64(b, EG_PHOFF + offsetof(Elf64_Phdr, p_filesz), EG_LEN);
-    expect_refused(b, EG_LEN, "segment 0 outside the file");
+    static const eg_patch bad[] = {
+        {EG_SHDR(1, sh_offset), 0x10000, "outside the file"}, /* .text past the end */
+        {EG_SHDR(2, sh_size), ~0ULL, "outside the file"},     /* .data's size wrapping */
+        /* section name index outside .shstrtab */
+        {EG_SHDR(2, sh_name), 5000, "name index 5000 out of range"},
+        /* the name table not NUL-terminated: shrink it to cut ".shstrtab" */
+        {EG_SHDR(6, sh_size), 40, "name index 34 out of range"},
+        /* symbol name outside .strtab */
+        {EG_SYM(3, st_name), 31, "symbol 3: name index 31 out of range"},
+        /* symtab linked to a non-string table, or to none */
+        {EG_SHDR(4, sh_link), 1, "string table index 1 invalid"},
+        {EG_SHDR(4, sh_link), 77, "string table index 77 invalid"},
+        {EG_SHDR(4, sh_entsize), 16, "bad entry size"}, /* symtab entry size */
+        /* segment bytes outside the file */
+        {EG_PHDR(0, p_filesz), EG_LEN, "segment 0 outside the file"},
+    };
+    expect_patches_refused(bad, sizeof bad / sizeof *bad);
 }
 
 static void test_open_file_errors(void **state)

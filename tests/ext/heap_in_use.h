@@ -44,4 +44,21 @@ static inline size_t heap_in_use(void)
     return mi.uordblks + mi.hblkhd;
 }
 
+/* An allocate/free cycle that leaves nothing behind: round(ctx) `warm` times (caches and
+ * one-time allocations settle), then `rounds` times more, after which the heap in use must
+ * be what it was before them; else the test fails, naming `what`. (A cmocka test: the
+ * includer has included cmocka.h.) */
+static inline void assert_heap_balanced(void (*round)(const void *ctx), const void *ctx,
+                                        unsigned warm, unsigned rounds, const char *what)
+{
+    for (unsigned k = 0; k < warm; k++)
+        round(ctx);
+    size_t before = heap_in_use();
+    for (unsigned k = 0; k < rounds; k++)
+        round(ctx);
+    size_t after = heap_in_use();
+    if (after != before)
+        fail_msg("%s: %zu bytes in use before, %zu after %u rounds", what, before, after, rounds);
+}
+
 #endif

@@ -12,7 +12,9 @@
 #include <cmocka.h>
 
 #include "cap.h"
+#include "cap_fields.h"
 #include "cap_profile.h"
+#include "cap_rt_profile.h"
 #include "cap_unit.h"
 
 /* CSR numbers (CAP 4 tables). */
@@ -53,57 +55,6 @@ enum {
     SVMLEN = 0x7F3,
     SVMMODE = 0x7F4,
 };
-/* Field positions (errata ). */
-#define APPLY        (UINT64_C(1) << 31)
-#define M_NAN(x)     ((uint64_t)(x) << 0)
-#define M_SAE        (UINT64_C(1) << 2)
-#define M_ZMODE      (UINT64_C(1) << 3)
-#define M_UNS        (UINT64_C(1) << 4)
-#define M_Q          (UINT64_C(1) << 5)
-#define M_ZP(x)      ((uint64_t)(x) << 6)
-#define M_ZPEN(x)    ((uint64_t)(x) << 14)
-#define M_SATMODE    (UINT64_C(1) << 16)
-#define M_PACK(x)    ((uint64_t)(x) << 17)
-#define M_EW(x)      ((uint64_t)(x) << 19)
-#define M_PET(x)     ((uint64_t)(x) << 21)
-#define M_ACCW(x)    ((uint64_t)(x) << 24)
-#define M_RM(x)      ((uint64_t)(x) << 27)
-#define M_SAEDEF     (UINT64_C(1) << 29)
-#define M_SAT        (UINT64_C(1) << 30)
-#define M_FTZ        (UINT64_C(1) << 26)
-#define M_SCALE(x)   ((uint64_t)((x)&0x7f) << 33)
-#define A_VER(x)     ((uint64_t)(x) << 0)
-#define A_PACK(x)    ((uint64_t)(x) << 3)
-#define A_ZPOFFS(x)  ((uint64_t)(x) << 6)
-#define A_ZP(x)      ((uint64_t)(x) << 14)
-#define A_SAT        (UINT64_C(1) << 22)
-#define A_MIXED      (UINT64_C(1) << 23)
-#define A_ACCW(x)    ((uint64_t)(x) << 24)
-#define A_FMT(x)     ((uint64_t)(x) << 26)
-#define A_EN         (UINT64_C(1) << 30)
-#define S_PET(s)     (((s) >> 28) & 15)
-#define S_EW(s)      (((s) >> 26) & 3)
-#define S_ACCW(s)    (((s) >> 24) & 3)
-#define S_ALTEN(s)   (((s) >> 23) & 1)
-#define S_SAT(s)     (((s) >> 22) & 1)
-#define S_RM(s)      (((s) >> 19) & 7)
-#define S_Q(s)       (((s) >> 18) & 1)
-#define S_PACK(s)    (((s) >> 16) & 3)
-#define S_UNSUP      (UINT64_C(1) << 15)
-#define S_DOWNCAST   (UINT64_C(1) << 14)
-#define S_SATHIT     (UINT64_C(1) << 13)
-#define S_FTZHIT     (UINT64_C(1) << 12)
-#define S_ZMODE(s)   (((s) >> 11) & 1)
-#define S_SAE(s)     (((s) >> 10) & 1)
-#define S_NAN(s)     (((s) >> 8) & 3)
-#define S_IE(s)      ((s)&0x1f)
-#define S_UNS(s)     (((s) >> 32) & 1)
-#define S_SATMODE(s) (((s) >> 33) & 1)
-#define S_FTZ(s)     (((s) >> 34) & 1)
-#define S_MIXED(s)   (((s) >> 35) & 1)
-#define S_ZPEN(s)    (((s) >> 36) & 3)
-#define S_ZP(s)      (((s) >> 38) & 0xff)
-#define S_SCALE(s)   (((s) >> 46) & 0x7f)
 /* EXC bits, fflags order (CAP 4.4.1 #4, errata Q-27). */
 #define NX        0x01u
 #define UF        0x02u
@@ -1374,17 +1325,6 @@ static void test_replay(void **state)
 /* ---- P-177: runtime profiles and cap_prof_sel (0xBC0) ---- */
 
 #define PROF_SEL 0xBC0u /* cap_prof_sel (design P-177), written out by hand */
-
-/* The design's example: SUP {0, 1, 2}; 1 changes TIER.WAVE and HINT.ALIGN, 2 FEAT0,
- * HINT.LDSBK and TIER.REG. */
-static const char rt_yaml[] =
-    "xphmg-profile: 1\nname: rt\ncsrs:\n"
-    "  cap_flags: {RUNTIME_MUTABLE: 1, HAS_PROFILES: 1}\n"
-    "  cap_prof_sup: 0x7\n  cap_prof_cur: 0\n"
-    "runtime-profiles:\n"
-    "  1: {cap_tier_wave: {WAVES: 3}, cap_hint_align: {A16: 0, A32: 0, A64: 0, A128: 1}}\n"
-    "  2: {cap_feat0: 0x108, cap_hint_ldsbk: {GRAN_LOG2: 3},\n"
-    "      cap_tier_reg: {VGPR_TIER: 2, SGPR_TIER: 1}}\n";
 
 /* The advisory CSRs (design P-177) and their values under indices 0, 1, 2, by hand:
  * FEAT0 0x118 / 2: 0x108; TIER.REG 0 / 2: VGPR 2 | SGPR 1 << 2 = 0x6; TIER.WAVE 0 / 1: 3;

@@ -18,29 +18,14 @@
 #include <cmocka.h>
 
 #include "cap.h"
+#include "cap_fields.h"
 #include "cap_profile.h"
 #include "cap_unit.h"
 
 enum { MODE = 0x7D0, ALT = 0x7D1, STAT = 0x7D2, PREC_ALU = 0x7D8, PREC_CAP = 0x7DC };
 enum { PREC_INTQ = 0x7DE, PROF_SUP = 0x7C4 };
 
-/* Layouts (errata ). */
-#define APPLY      (UINT64_C(1) << 31)
-#define M_Q        (UINT64_C(1) << 5)
-#define M_EW(x)    ((uint64_t)(x) << 19)
-#define M_PET(x)   ((uint64_t)(x) << 21)
-#define M_ACCW(x)  ((uint64_t)(x) << 24)
-#define M_ZPEN(x)  ((uint64_t)(x) << 14)
-#define A_ACCW(x)  ((uint64_t)(x) << 24)
-#define A_FMT(x)   ((uint64_t)(x) << 26)
-#define A_EN       (UINT64_C(1) << 30)
-#define S_PET(s)   (((s) >> 28) & 15)
-#define S_EW(s)    (((s) >> 26) & 3)
-#define S_ACCW(s)  (((s) >> 24) & 3)
-#define S_ALTEN(s) (((s) >> 23) & 1)
-#define S_Q(s)     (((s) >> 18) & 1)
-#define S_UNSUP    (UINT64_C(1) << 15)
-#define S_ZPEN(s)  (((s) >> 36) & 3)
+/* Layouts (errata ): cap_fields.h. */
 
 /* Reset MODE: PET FP16 (0), EW 16 (1), ACCW FP32 (0), RNE (errata Q-32). */
 #define MODE_RESET M_EW(1)

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "cap_rt_profile.h"
 #include "hart.h"
 #include "heap_in_use.h"
 #include "mem.h"
@@ -89,8 +90,9 @@ static void down(rig *r)
  * CSRs are already owned: after a few warm-up rounds (the first three grow some one-time
  * state to its steady size; valgrind finds nothing left at exit) 32 more rounds leave the
  * heap as they found it. */
-static void round_trip(void)
+static void round_trip(const void *unused)
 {
+    (void)unused;
     rig r;
     char err[128];
     up(&r, NULL);
@@ -130,13 +132,7 @@ static void test_profile_oom(void **state)
 static void test_attach_frees(void **state)
 {
     (void)state;
-    for (int k = 0; k < 8; k++)
-        round_trip();
-    size_t before = heap_in_use();
-    for (int k = 0; k < 32; k++)
-        round_trip();
-    if (heap_in_use() != before)
-        fail_msg("%zu bytes in use before, %zu after 32 attach/free rounds", before, heap_in_use());
+    assert_heap_balanced(round_trip, NULL, 8, 32, "attach/free");
 }
 
 /* CSR reads through Zicsr and `xcvt` executed by the hart. REQ: CAP-039 CAP-047 */
@@ -254,17 +250,6 @@ static void test_profile(void **state)
     assert_non_null(strstr(err, "already owned"));
     down(&r);
 }
-
-/* The design's runtime-profiles example (P-177): SUP {0, 1, 2}; index 1 sets TIER.WAVE
- * WAVES 3, index 2 FEAT0 0x108 (and HINT.LDSBK, TIER.REG). */
-static const char rt_yaml[] =
-    "xphmg-profile: 1\nname: rt\ncsrs:\n"
-    "  cap_flags: {RUNTIME_MUTABLE: 1, HAS_PROFILES: 1}\n"
-    "  cap_prof_sup: 0x7\n  cap_prof_cur: 0\n"
-    "runtime-profiles:\n"
-    "  1: {cap_tier_wave: {WAVES: 3}, cap_hint_align: {A16: 0, A32: 0, A64: 0, A128: 1}}\n"
-    "  2: {cap_feat0: 0x108, cap_hint_ldsbk: {GRAN_LOG2: 3},\n"
-    "      cap_tier_reg: {VGPR_TIER: 2, SGPR_TIER: 1}}\n";
 
 /* cap_prof_sel (0xBC0) on the hart: the instruction after the write sees the new PROF.CUR
  * and the new advisory values; the written value follows Zicsr (csrs/csrc/csrwi).

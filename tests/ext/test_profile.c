@@ -264,6 +264,12 @@ static void test_shape_limits(void **state)
                  "nested deeper than 8 levels");
 }
 
+static void parse_round(const void *yaml)
+{
+    char err[256];
+    cap_profile_free(cap_profile_parse(yaml, strlen(yaml), "t", err, sizeof err));
+}
+
 /* Reading a profile, accepted or refused, gives back every byte it took (libyaml's
  * parser and document included): 64 rounds of each leave the heap as they found it. */
 static void test_parse_frees(void **state)
@@ -276,16 +282,8 @@ static void test_parse_frees(void **state)
         "xphmg-profile: [1\n",                                        /* not YAML */
         "xphmg-profile: 1\n---\nname: y\n", /* refused: a second document */
     };
-    char err[256];
-    for (size_t i = 0; i < sizeof yaml / sizeof yaml[0]; i++) {
-        cap_profile_free(cap_profile_parse(yaml[i], strlen(yaml[i]), "t", err, sizeof err));
-        size_t before = heap_in_use();
-        for (int k = 0; k < 64; k++)
-            cap_profile_free(cap_profile_parse(yaml[i], strlen(yaml[i]), "t", err, sizeof err));
-        if (heap_in_use() != before)
-            fail_msg("profile %zu: %zu bytes in use before, %zu after 64 parses", i, before,
-                     heap_in_use());
-    }
+    for (size_t i = 0; i < sizeof yaml / sizeof yaml[0]; i++)
+        assert_heap_balanced(parse_round, yaml[i], 1, 64, yaml[i]);
 }
 
 /* ---- runtime profiles (P-177) ---- */

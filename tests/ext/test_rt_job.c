@@ -28,6 +28,7 @@
 #include "cap.h"
 #include "cap_profile.h"
 #include "heap_in_use.h"
+#include "le_bytes.h"
 #include "rt_job.h"
 #include "rt_result_eq.h"
 #include "xphmg_csr.h"
@@ -60,10 +61,7 @@ static bool f_load(void *ctx, uint64_t a, unsigned n, uint64_t *v)
 {
     fake *f = ctx;
     if (!mapped(a, n) || (f->deny && a < f->deny + 4 && a + n > f->deny)) return false;
-    uint64_t x = 0;
-    for (unsigned i = 0; i < n; i++)
-        x |= (uint64_t)f->ram[a - RAM_BASE + i] << (8 * i);
-    *v = x;
+    *v = le_bytes_get(&f->ram[a - RAM_BASE], n);
     f->loads++;
     if (a >= RAYS && a < RAYS + 8 * 32) f->ray_loads++;
     if (a >= f->watch_lo && a < f->watch_hi) f->watch_loads++;
@@ -74,8 +72,7 @@ static bool f_store(void *ctx, uint64_t a, unsigned n, uint64_t v)
 {
     fake *f = ctx;
     if (!mapped(a, n)) return false;
-    for (unsigned i = 0; i < n; i++)
-        f->ram[a - RAM_BASE + i] = (uint8_t)(v >> (8 * i));
+    le_bytes_put(&f->ram[a - RAM_BASE], n, v);
     f->stores++;
     return true;
 }
@@ -94,16 +91,12 @@ static const rt_job_mem MEM_MAPPED = {&F, f_load, f_store, f_map, NULL, NULL, NU
 
 static void w(uint64_t a, unsigned n, uint64_t v)
 {
-    for (unsigned i = 0; i < n; i++)
-        F.ram[a - RAM_BASE + i] = (uint8_t)(v >> (8 * i));
+    le_bytes_put(&F.ram[a - RAM_BASE], n, v);
 }
 
 static uint64_t r(uint64_t a, unsigned n)
 {
-    uint64_t v = 0;
-    for (unsigned i = 0; i < n; i++)
-        v |= (uint64_t)F.ram[a - RAM_BASE + i] << (8 * i);
-    return v;
+    return le_bytes_get(&F.ram[a - RAM_BASE], n);
 }
 
 static uint32_t f32(float x)
@@ -297,6 +290,17 @@ static rt_job_result run_snap_ok(const rt_job_desc *jd, const cap_snap *s, const
     rt_job_result res;
     rt_job_run(jd, s, m, &res);
     assert_int_equal(res.status, RT_JOB_OK);
+    return res;
+}
+
+/* Runs jd through MEM with snapshot s: the job must end with status st at address addr. */
+static rt_job_result run_fault(const rt_job_desc *jd, const cap_snap *s, rt_job_status st,
+                               uint64_t addr)
+{
+    rt_job_result res;
+    rt_job_run(jd, s, &MEM, &res);
+    assert_int_equal(res.status, st);
+    assert_int_equal(res.fault_addr, addr);
     return res;
 }
 
@@ -850,9 +854,7 @@ static void test_desc_word_fault(void **st)
         scene_two_levels();
         F.deny = QHIT + 8u * word + 4u;
         desc(&jd, 0);
-        rt_job_run(&jd, &s, &MEM, &res);
-        assert_int_equal(res.status, RT_JOB_MEM_FAULT);
-        assert_int_equal(res.fault_addr, QHIT + 8u * word);
+        res = run_fault(&jd, &s, RT_JOB_MEM_FAULT, QHIT + 8u * word);
     }
     setup(8);
     scene_two_levels();
@@ -880,9 +882,7 @@ static void test_faults(void **st)
     scene_two_levels();
     queue(QRAY, 0, 1, 8, HOLE);
     desc(&jd, 0);
-    rt_job_run(&jd, &s, &MEM, &res);
-    assert_int_equal(res.status, RT_JOB_MEM_FAULT);
-    assert_int_equal(res.fault_addr, HOLE);
+    res = run_fault(&jd, &s, RT_JOB_MEM_FAULT, HOLE);
     assert_int_equal(res.events, 1);
     assert_int_equal(r(QRAY, 4), 0);
     assert_int_equal(res.rays, 0);
@@ -895,9 +895,7 @@ static void test_faults(void **st)
     ray32(0, 1, 2, 0, 1, 0, 100);
     ray32(1, 1, 2, 4, 1, 0, 100); /* reaches A's TriRange -> fault */
     w(QRAY + 4, 4, 2);
-    rt_job_run(&jd, &s, &MEM, &res);
-    assert_int_equal(res.status, RT_JOB_MEM_FAULT);
-    assert_int_equal(res.fault_addr, HOLE);
+    res = run_fault(&jd, &s, RT_JOB_MEM_FAULT, HOLE);
     assert_int_equal(res.rays, 1);
     assert_int_equal(r(QRAY, 4), 1);
     assert_int_equal(r(QHIT + 4, 4), 1);
@@ -909,9 +907,7 @@ static void test_faults(void **st)
     w(QRAY + 4, 4, 1);
     queue(QHIT, 0, 0, 8, HOLE);
     desc(&jd, 0);
-    rt_job_run(&jd, &s, &MEM, &res);
-    assert_int_equal(res.status, RT_JOB_MEM_FAULT);
-    assert_int_equal(res.fault_addr, HOLE);
+    res = run_fault(&jd, &s, RT_JOB_MEM_FAULT, HOLE);
     assert_int_equal(res.events, 1);
     assert_int_equal(r(QHIT + 4, 4), 0);
 
@@ -920,16 +916,12 @@ static void test_faults(void **st)
     one_ray();
     desc(&jd, 0);
     jd.bvh_base = BVH + 16;
-    rt_job_run(&jd, &s, &MEM, &res);
-    assert_int_equal(res.status, RT_JOB_MISALIGNED);
-    assert_int_equal(res.fault_addr, BVH + 16);
+    res = run_fault(&jd, &s, RT_JOB_MISALIGNED, BVH + 16);
 
     setup(8);
     queue(QMISS, 0, 0, 0, MISSES);
     desc(&jd, 0);
-    rt_job_run(&jd, &s, &MEM, &res);
-    assert_int_equal(res.status, RT_JOB_BAD_QUEUE);
-    assert_int_equal(res.fault_addr, QMISS);
+    res = run_fault(&jd, &s, RT_JOB_BAD_QUEUE, QMISS);
 
     /* a hit or a miss queue base that is not 4-byte aligned, the other one aligned: a job
      * fault at that base before any ray is read (Q-61) */
@@ -940,9 +932,7 @@ static void test_faults(void **st)
         queue(k ? QMISS : QHIT, 0, 0, 8, (k ? MISSES : HITS) + 2);
         desc(&jd, 0);
         F.ray_loads = 0;
-        rt_job_run(&jd, &s, &MEM, &res);
-        assert_int_equal(res.status, RT_JOB_MISALIGNED);
-        assert_int_equal(res.fault_addr, (k ? MISSES : HITS) + 2);
+        res = run_fault(&jd, &s, RT_JOB_MISALIGNED, (k ? MISSES : HITS) + 2);
         assert_int_equal(F.ray_loads, 0);
         assert_int_equal(r(QRAY, 4), 0);
     }
@@ -1935,9 +1925,10 @@ void *__wrap_aligned_alloc(size_t align, size_t n)
  * engine, job of 4000 rays (125 blocks), free leave the heap as they found them. Every
  * lane is masked off (lanes_off all ones), so no ray record is read and no entry written:
  * the ray slots may lie outside memory, and only HEAD moves. One round: during the job
- * (not while the engine is made) a malloc of a size in [lo, hi] fails. */
-static void ring_round(size_t lo, size_t hi)
+ * (not while the engine is made) a malloc of a size in [lo, hi] = ctx[0..1] fails. */
+static void ring_round(const void *ctx)
 {
+    size_t lo = ((const size_t *)ctx)[0], hi = ((const size_t *)ctx)[1];
     setup(8);
     queue(QRAY, 0, 4000, 4001, 0x100000u);
     rt_job_desc jd;
@@ -1970,16 +1961,10 @@ static void test_split_ring_frees(void **st)
 {
     (void)st;
     static const size_t fail[3][2] = {{SIZE_MAX, 0}, {65536, 200000}, {4000, 16000}};
-    for (unsigned f = 0; f < 3; f++) {
-        for (int k = 0; k < 4; k++)
-            ring_round(fail[f][0], fail[f][1]);
-        size_t before = heap_in_use();
-        for (int k = 0; k < 8; k++)
-            ring_round(fail[f][0], fail[f][1]);
-        if (heap_in_use() != before)
-            fail_msg("case %u: %zu bytes in use before, %zu after 8 rounds", f, before,
-                     heap_in_use());
-    }
+    static const char *const what[3] = {"no malloc fails", "the ring fails",
+                                        "the ready words fail"};
+    for (unsigned f = 0; f < 3; f++)
+        assert_heap_balanced(ring_round, fail[f], 4, 8, what[f]);
 }
 
 /* A split job with more blocks than its ring (the ring cannot grow: its result array is
@@ -2146,17 +2131,14 @@ static bool chain_load(void *ctx, uint64_t a, unsigned n, uint64_t *v)
 {
     const uint8_t *p = chain_map(ctx, a, n);
     if (!p) return false;
-    *v = 0;
-    for (unsigned i = 0; i < n; i++)
-        *v |= (uint64_t)p[i] << (8 * i);
+    *v = le_bytes_get(p, n);
     return true;
 }
 static bool chain_store(void *ctx, uint64_t a, unsigned n, uint64_t v)
 {
     (void)ctx;
     if (a < CHAIN_BASE || a + n > CHAIN_END) return false;
-    for (unsigned i = 0; i < n; i++)
-        C.ram[a - CHAIN_BASE + i] = (uint8_t)(v >> (8 * i));
+    le_bytes_put(&C.ram[a - CHAIN_BASE], n, v);
     return true;
 }
 static void cw(uint64_t a, unsigned n, uint64_t v)

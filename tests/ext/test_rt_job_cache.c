@@ -11,6 +11,16 @@
 
 #include "../../src/ext/rt/rt_job.c"
 
+/* A node cache as cache_init makes it at its smallest size (generation 2), then `gens`
+ * new generations. */
+static void cache_up(node_cache *nc, unsigned gens)
+{
+    memset(nc, 0, sizeof *nc);
+    assert_true(cache_init(nc, CACHE_MIN_BITS));
+    for (unsigned k = 0; k < gens; k++)
+        cache_new_gen(nc);
+}
+
 /* Generations are even (an odd one marks an entry being filled by a split job's thread).
  * A new generation after the last one (2^32 - 2) restarts the counter at 2 with every node
  * and leaf tag back at generation 0 (an entry no generation matches), so no entry of an old
@@ -20,8 +30,7 @@ static void test_generation_wrap(void **st)
 {
     (void)st;
     node_cache nc;
-    memset(&nc, 0, sizeof nc);
-    assert_true(cache_init(&nc, CACHE_MIN_BITS));
+    cache_up(&nc, 0);
     assert_int_equal(nc.gen, 2);
     const uint32_t last = UINT32_MAX - 1;
     nc.gen = last;
@@ -63,9 +72,7 @@ static void test_slot_claim(void **st)
 {
     (void)st;
     node_cache nc;
-    memset(&nc, 0, sizeof nc);
-    assert_true(cache_init(&nc, CACHE_MIN_BITS));
-    cache_new_gen(&nc); /* gen 4: generation 2 is an old one */
+    cache_up(&nc, 1); /* gen 4: generation 2 is an old one */
     uint32_t empty = 0, old = 2, cur = nc.gen, filling = nc.gen + 1;
     assert_true(slot_claim(&nc, &empty));
     assert_true(slot_claim(&nc, &old));
@@ -95,9 +102,7 @@ static void test_cache_grow_keeps(void **st)
 {
     (void)st;
     node_cache nc;
-    memset(&nc, 0, sizeof nc);
-    assert_true(cache_init(&nc, CACHE_MIN_BITS));
-    cache_new_gen(&nc);
+    cache_up(&nc, 1);
     const uint64_t a = UINT64_C(0x123440), b = UINT64_C(0x5680), l = UINT64_C(0x9990);
     nc.node[(a >> 6) & nc.mask].cache_addr = a;
     nc.node[(a >> 6) & nc.mask].cache_gen = nc.gen;

@@ -1234,8 +1234,9 @@ static void test_offload_store_to_code(void **state)
 /* A unit that ran an offload job (and so built its job engine) gives back every byte
  * when freed: after warm-up rounds (one-time state grows to its steady size) 16 more
  * rounds of attach, one job, wait, free leave the heap as they found it. */
-static void offload_round(void)
+static void offload_round(const void *unused)
 {
+    (void)unused;
     rig r;
     up(&r, NULL);
     offload_scene(&r);
@@ -1250,13 +1251,7 @@ static void offload_round(void)
 static void test_offload_frees(void **state)
 {
     (void)state;
-    for (int k = 0; k < 8; k++)
-        offload_round();
-    size_t before = heap_in_use();
-    for (int k = 0; k < 16; k++)
-        offload_round();
-    if (heap_in_use() != before)
-        fail_msg("%zu bytes in use before, %zu after 16 offload rounds", before, heap_in_use());
+    assert_heap_balanced(offload_round, NULL, 8, 16, "offload");
 }
 
 /* A ray queue of two rays at the end of RAM: ray 0 in the last 32 bytes, ray 1 past the

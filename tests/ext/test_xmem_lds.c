@@ -67,12 +67,24 @@ typedef struct {
     cap_state cap;
     xmem_lds l;
     cap_snap s;
+    cap_profile *p; /* the profile's CSR values (profile()), freed by down(); NULL: default */
 } rig;
 
-/* Default profile: 64 KiB, Tier-0 16 KiB, CLASS_PART = 1. */
-static void up(rig *r, const cap_profile *p)
+static cap_profile *profile(const char *csrs)
 {
-    cap_reset(&r->cap, p);
+    char text[512], err[256];
+    snprintf(text, sizeof text, "xphmg-profile: 1\nname: t\ncsrs:\n%s", csrs);
+    cap_profile *p = cap_profile_parse(text, strlen(text), "t", err, sizeof err);
+    if (!p) fail_msg("%s", err);
+    return p;
+}
+
+/* A rig reset to a profile with these CSR values (profile()), or NULL: the default
+ * profile (64 KiB, Tier-0 16 KiB, CLASS_PART = 1). */
+static void up(rig *r, const char *csrs)
+{
+    r->p = csrs ? profile(csrs) : NULL;
+    cap_reset(&r->cap, r->p);
     uint64_t size, t0;
     xmem_lds_geometry(cap_discovery(&r->cap, XMEM_CAP), cap_discovery(&r->cap, PARAMS),
                       cap_discovery(&r->cap, TIER_LDS), &size, &t0);
@@ -122,15 +134,8 @@ static void down(rig *r)
     assert_int_equal(r->l.n, 0);
     assert_int_equal(r->l.cap, 0);
     xmem_lds_fini(&r->l);
-}
-
-static cap_profile *profile(const char *csrs)
-{
-    char text[512], err[256];
-    snprintf(text, sizeof text, "xphmg-profile: 1\nname: t\ncsrs:\n%s", csrs);
-    cap_profile *p = cap_profile_parse(text, strlen(text), "t", err, sizeof err);
-    if (!p) fail_msg("%s", err);
-    return p;
+    cap_profile_free(r->p);
+    r->p = NULL;
 }
 
 static void test_geometry(void **state)
@@ -155,13 +160,11 @@ static void test_geometry(void **state)
     assert_int_equal(t0, 0);
     /* the same through the CAP unit's discovery values of a profile */
     rig r;
-    cap_profile *p = profile("  cap_xmem_params: {LDS_KIB: 16}\n  cap_tier_lds: {T0_KIB: 4}\n");
-    up(&r, p);
+    up(&r, "  cap_xmem_params: {LDS_KIB: 16}\n  cap_tier_lds: {T0_KIB: 4}\n");
     assert_int_equal(r.l.base, BASE);
     assert_int_equal(r.l.size, 16 * KIB);
     assert_int_equal(r.l.t0_size, 4 * KIB);
     down(&r);
-    cap_profile_free(p);
 }
 
 static void test_placement_and_alignment(void **state)
@@ -218,18 +221,14 @@ static void test_tiers_and_fallback(void **state)
     down(&r);
 
     /* no Tier-0 partition: Tier-0 requests go to Tier-1 */
-    cap_profile *p = profile("  cap_tier_lds: {T0_KIB: 0}\n");
-    up(&r, p);
+    up(&r, "  cap_tier_lds: {T0_KIB: 0}\n");
     alloc_ok(&r, 16, T0, BASE, 0);
     down(&r);
-    cap_profile_free(p);
     /* Tier-0 = the whole LDS: nothing for Tier-1 */
-    p = profile("  cap_xmem_params: {LDS_KIB: 4}\n  cap_tier_lds: {T0_KIB: 8}\n");
-    up(&r, p);
+    up(&r, "  cap_xmem_params: {LDS_KIB: 4}\n  cap_tier_lds: {T0_KIB: 8}\n");
     alloc_oom(&r, 16, 0);
     alloc_ok(&r, 16, T0, BASE, 0);
     down(&r);
-    cap_profile_free(p);
 }
 
 static void test_first_fit(void **state)
@@ -282,14 +281,12 @@ static void test_oom(void **state)
     down(&r);
 
     /* no window at all (CAP.XMEM.CAP.LDS = 0): every request fails, every free misses */
-    cap_profile *p = profile("  cap_xmem_cap: {LDS: 0}\n");
-    up(&r, p);
+    up(&r, "  cap_xmem_cap: {LDS: 0}\n");
     assert_int_equal(r.l.size, 0);
     alloc_oom(&r, 16, 0);
     alloc_oom(&r, 0, T0);
     assert_int_equal(xmem_lds_free(&r.l, BASE), INV_MISS);
     down(&r);
-    cap_profile_free(p);
 }
 
 static void test_lds_free(void **state)
@@ -390,8 +387,7 @@ static void test_class(void **state)
     down(&r);
 
     /* CLASS_PART = 0: everything is CL0, and LDS_BUDGET/ACTIVE_CLASS read 0 */
-    cap_profile *p = profile("  cap_xmem_cap: {CLASS_PART: 0}\n");
-    up(&r, p);
+    up(&r, "  cap_xmem_cap: {CLASS_PART: 0}\n");
     csr(&r, L1CFG, ACTIVE(2));
     csr(&r, LDS_BUDGET, BUDGET(0, 1) | BUDGET(3, 1));
     assert_int_equal(xmem_lds_class(&r.s, 0), 0);
@@ -401,7 +397,6 @@ static void test_class(void **state)
     assert_int_equal(r.l.used[0], 4 * KIB);
     assert_int_equal(r.l.used[3], 0);
     down(&r);
-    cap_profile_free(p);
 }
 
 static void test_snapshot_isolation(void **state)
@@ -469,9 +464,7 @@ static void test_hart_window(void **state)
     assert_int_equal(base, BASE);
     assert_int_equal(size, 64 * KIB);
     /* a profile without LDS has no window: RAM may go anywhere */
-    static const char no_lds[] = "xphmg-profile: 1\nname: x\ncsrs:\n  cap_xmem_cap: {LDS: 0}\n";
-    cap_profile *nl = cap_profile_parse(no_lds, strlen(no_lds), "t", err, sizeof err);
-    assert_non_null(nl);
+    cap_profile *nl = profile("  cap_xmem_cap: {LDS: 0}\n");
     assert_false(xphmg_ext_lds_window(nl, &base, &size));
     assert_int_equal(size, 0);
     cap_profile_free(nl);
@@ -559,8 +552,9 @@ static void test_attach_refused(void **state)
 
 /* A hart whose RAM covers the LDS window refuses the window: the attach fails and frees
  * what it allocated (the hart, its memory and the units are freed by the caller). */
-static void window_refused_round(void)
+static void window_refused_round(const void *unused)
 {
+    (void)unused;
     char err[256];
     sim_mem *m = mem_new(BASE, 64 * KIB);
     assert_non_null(m);
@@ -574,13 +568,7 @@ static void window_refused_round(void)
 static void test_window_refused(void **state)
 {
     (void)state;
-    for (int k = 0; k < 4; k++)
-        window_refused_round();
-    size_t before = heap_in_use();
-    for (int k = 0; k < 16; k++)
-        window_refused_round();
-    if (heap_in_use() != before)
-        fail_msg("%zu bytes in use before, %zu after 16 refused windows", before, heap_in_use());
+    assert_heap_balanced(window_refused_round, NULL, 4, 16, "refused windows");
 }
 
 int main(void)

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "cap.h"
+#include "le_bytes.h"
 #include "xmem_svm.h"
 
 /* CSR addresses (CAP 4.6.3) and SVMSCL/SVMMODE layouts (errata Q-39). */
@@ -78,9 +79,7 @@ static bool f_load(void *ctx, uint64_t a, unsigned n, uint64_t *v)
     bool ok = mapped(a, n);
     note(f, a, n, false, ok);
     if (!ok) return false;
-    *v = 0;
-    for (unsigned k = 0; k < n; k++)
-        *v |= (uint64_t)f->ram[a - RAM_BASE + k] << (8 * k);
+    *v = le_bytes_get(&f->ram[a - RAM_BASE], n);
     return true;
 }
 
@@ -90,23 +89,18 @@ static bool f_store(void *ctx, uint64_t a, unsigned n, uint64_t v)
     bool ok = mapped(a, n);
     note(f, a, n, true, ok);
     if (!ok) return false;
-    for (unsigned k = 0; k < n; k++)
-        f->ram[a - RAM_BASE + k] = (uint8_t)(v >> (8 * k));
+    le_bytes_put(&f->ram[a - RAM_BASE], n, v);
     return true;
 }
 
 static void put(fake *f, uint64_t a, unsigned n, uint64_t v)
 {
-    for (unsigned k = 0; k < n; k++)
-        f->ram[a - RAM_BASE + k] = (uint8_t)(v >> (8 * k));
+    le_bytes_put(&f->ram[a - RAM_BASE], n, v);
 }
 
 static uint64_t get(const fake *f, uint64_t a, unsigned n)
 {
-    uint64_t v = 0;
-    for (unsigned k = 0; k < n; k++)
-        v |= (uint64_t)f->ram[a - RAM_BASE + k] << (8 * k);
-    return v;
+    return le_bytes_get(&f->ram[a - RAM_BASE], n);
 }
 
 /* Every test gets a fresh fake memory and CAP CSR file. */

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "le_bytes.h"
 #include "xmem_swz.h"
 
 /* The fake memory: RAM [0x10000, 0x20000) and a second memory REG [0x20000, 0x21000)
@@ -58,9 +59,7 @@ static bool f_load(void *ctx, uint64_t a, unsigned n, uint64_t *v)
     assert_true(f_ok(ctx, a, n, false)); /* only called where ok() said yes */
     assert_true(f->n < 4096);
     f->log[f->n++] = (access){a, n, false};
-    *v = 0;
-    for (unsigned k = 0; k < n; k++)
-        *v |= (uint64_t)f->ram[a - RAM_BASE + k] << (8 * k);
+    *v = le_bytes_get(&f->ram[a - RAM_BASE], n);
     return true;
 }
 
@@ -70,8 +69,7 @@ static bool f_store(void *ctx, uint64_t a, unsigned n, uint64_t v)
     assert_true(f_ok(ctx, a, n, true));
     assert_true(f->n < 4096);
     f->log[f->n++] = (access){a, n, true};
-    for (unsigned k = 0; k < n; k++)
-        f->ram[a - RAM_BASE + k] = (uint8_t)(v >> (8 * k));
+    le_bytes_put(&f->ram[a - RAM_BASE], n, v);
     return true;
 }
 

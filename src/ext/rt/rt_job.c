@@ -529,14 +529,14 @@ static __attribute__((noinline)) bool leaf_fill(job_ctx *c, const trav_cfg *k,
  * leaves); updates *best. A cached leaf's test inline (no call frame around it). */
 /* REQ: RT-036 RT-065 */
 static inline bool leaf(job_ctx *c, const trav_cfg *k, const rt_leaf_ray *lr, uint64_t tr_addr,
-                        trav_hit *best)
+                        trav_hit *best, bool charged)
 {
     const node_cache *nc = c->nc;
     uint64_t li = (tr_addr >> 4) & nc->lmask;
     const leaf_ent *le = &nc->leaf[li];
     if (!slot_has(&le->gen, &le->addr, nc->gen, tr_addr))
         return leaf_fill(c, k, lr, tr_addr, li, best);
-    if (!spend(c, le->count)) return false;
+    if (charged && !spend(c, le->count)) return false;
     rt_leaf_mem(lr, le->tris, le->first, le->count, best);
     return true;
 }
@@ -632,16 +632,11 @@ __attribute__((always_inline)) static inline bool traverse_as(job_ctx *c, const 
      * never NaN); without a zero direction component, by the reciprocals' signs. */
     bool vec = fast || (!p->nan && !p->slab_scalar && tmin == tmin && tmax_w == tmax_w && nn == 1);
     bool sign = fast || (vec && p->zero_axes == 0);
-    __m128 o4[3], inv4[3], ninv4[3], tmin4 = _mm_set1_ps(tmin), tmax4 = _mm_set1_ps(tmax);
-    unsigned near[3], far[3];
-    for (unsigned i = 0; i < 3; i++) {
-        o4[i] = _mm_load_ps(p->org4[i]);
-        inv4[i] = _mm_load_ps(p->inv4[i]);
-        ninv4[i] = _mm_xor_ps(inv4[i], _mm_set1_ps(-0.0f));
-        near[i] = p->inv[i] < 0.0f ? 12 + 4 * i : 4 * i;
-        far[i] = p->inv[i] < 0.0f ? 4 * i : 12 + 4 * i;
-    }
-    const unsigned zero_axes = p->zero_axes;
+    __m128 tmin4 = _mm_set1_ps(tmin), tmax4 = _mm_set1_ps(tmax);
+    /* the ray's broadcast vectors, read from p at each visit */
+    const __m128 *o4 = (const __m128 *)(const void *)p->org4;
+    const __m128 *inv4 = (const __m128 *)(const void *)p->inv4;
+    const __m128 *ninv4 = (const __m128 *)(const void *)p->ninv4;
 #endif
     for (;;) {
         uint64_t addr = bvh + (child & ~KIND_MASK);
@@ -655,7 +650,7 @@ __attribute__((always_inline)) static inline bool traverse_as(job_ctx *c, const 
                 rt_leaf_ray_init(ray_sheared(c), k->cull, k->eps, k->any, &lr);
                 lr_set = true;
             }
-            if (!leaf(c, k, &lr, addr, best)) return false;
+            if (!leaf(c, k, &lr, addr, best, charged)) return false;
             if (best->hit) {
                 if (k->any) return true;
                 if (best->t < tmax) { /* min(tmax_w, closest hit) */
@@ -679,9 +674,10 @@ __attribute__((always_inline)) static inline bool traverse_as(job_ctx *c, const 
             unsigned mask;
 #if defined(__SSE2__)
             if (sign)
-                mask = rt_slab4_sign_sse(o4, ninv4, near, far, w0, tmin4, tmax4, tn, tf) & w0->live;
+                mask = rt_slab4_sign_sse(o4, ninv4, p->near, p->far, w0, tmin4, tmax4, tn, tf) &
+                       w0->live;
             else if (vec)
-                mask = rt_slab4_sse(o4, inv4, zero_axes, w0, tmin4, tmax4, tn, tf) & w0->live;
+                mask = rt_slab4_sse(o4, inv4, p->zero_axes, w0, tmin4, tmax4, tn, tf) & w0->live;
             else
 #endif
             {
@@ -739,16 +735,14 @@ __attribute__((always_inline)) static inline bool traverse_as(job_ctx *c, const 
     }
 }
 
-/* Whether traverse_as(fast) applies to the ray (range [tmin, tmax_w]): what it takes as
- * constants. */
-static bool traverse_fast(const job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, float tmin,
-                          float tmax_w)
+/* Whether traverse_as(fast) applies to the ray: what it takes as constants. (Its range
+ * [tmin - 2^-e, tmax + 2^-e] is NaN only where tmin or tmax is: 2^-e is finite.) */
+static bool traverse_fast(const job_ctx *c, const trav_cfg *k, const rt_ray_pre *p)
 {
 #if defined(__SSE2__)
-    return !k->node8 && !c->m->charge && !p->nan && !p->slab_scalar && p->zero_axes == 0 &&
-           tmin == tmin && tmax_w == tmax_w;
+    return !k->node8 && !c->m->charge && p->slab_sign;
 #else
-    (void)c, (void)k, (void)p, (void)tmin, (void)tmax_w;
+    (void)c, (void)k, (void)p;
     return false;
 #endif
 }
@@ -756,7 +750,7 @@ static bool traverse_fast(const job_ctx *c, const trav_cfg *k, const rt_ray_pre 
 static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hit *best)
 {
     float eps = rt_eps(k->eps), tmin = p->r.tmin - eps, tmax_w = p->r.tmax + eps;
-    if (traverse_fast(c, k, p, tmin, tmax_w)) return traverse_as(c, k, p, tmin, tmax_w, best, true);
+    if (traverse_fast(c, k, p)) return traverse_as(c, k, p, tmin, tmax_w, best, true);
     return traverse_as(c, k, p, tmin, tmax_w, best, false);
 }
 
