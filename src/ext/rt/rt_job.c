@@ -1564,6 +1564,44 @@ static uint32_t split_run(split_job *sj, job_ctx *c, queue *rq, queue *hq, queue
     return j;
 }
 
+/* A job of n rays split across the engine's threads, a ring's worth of blocks at a time
+ * (split_run), the next round once one has completed. Returns the ray the calling thread
+ * goes on from alone (n: none), *ended as split_run. Not inlined into rt_job_run_ex, whose
+ * one-thread loop then keeps its registers. */
+static __attribute__((noinline)) uint32_t
+split_job_run(rt_job_engine *eng, job_ctx *c, const trav_cfg *k, const cap_snap *s,
+              uint64_t lanes_off, queue *rq, queue *hq, queue *mq, uint32_t n,
+              const uint64_t wr[5][2], uint64_t rays_end, bool *ended)
+{
+    split_job sj = {.k = k,
+                    .s = s,
+                    .m = c->m,
+                    .eng = eng,
+                    .rq = rq,
+                    .hq = hq,
+                    .mq = mq,
+                    .n = n,
+                    .lanes_off = lanes_off,
+                    .oob_zero = c->fetch.oob_zero,
+                    .direct = rq->desc_w && hq->desc_w && mq->desc_w && hq->base_w && mq->base_w &&
+                              writes_disjoint(wr),
+                    .wr = wr,
+                    .rays = {rq->base, rays_end},
+                    .block = split_block(n)};
+    uint64_t blocks = ((uint64_t)n + sj.block - 1) / sj.block;
+    uint64_t units = blocks * (sj.block / SPLIT_BLOCK); /* of SPLIT_BLOCK rays */
+    ring_fit(eng, units < SPLIT_RING_MAX ? units : SPLIT_RING_MAX);
+    sj.ring = eng->ring_blocks / (sj.block / SPLIT_BLOCK);
+    eng->stats.block_rays = sj.block;
+    uint32_t j = 0;
+    for (sj.b0 = 0; sj.b0 < blocks && !*ended && j == sj.b0 * sj.block; sj.b0 = sj.b1) {
+        sj.b1 = blocks - sj.b0 > sj.ring ? sj.b0 + sj.ring : blocks;
+        j = split_run(&sj, c, rq, hq, mq, ended);
+    }
+    cache_fit_job(&eng->cache);
+    return j;
+}
+
 /* A job keeps the generation of the job before it on this engine (the decoded nodes and
  * leaves stay valid) only when nothing they were decoded from can have changed: the same
  * memory offers an epoch, which has not changed since that job watched every record it
@@ -1702,34 +1740,9 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
     r->svfaulti = ~UINT64_C(0);
     uint32_t j = 0;
     bool ended = false;
-    if (eng->workers > 0 && m->map && !m->charge && n >= 4 * SPLIT_BLOCK && rays_apart) {
-        split_job sj = {.k = &cfg,
-                        .s = s,
-                        .m = m,
-                        .eng = eng,
-                        .rq = &rq,
-                        .hq = &hq,
-                        .mq = &mq,
-                        .n = n,
-                        .lanes_off = jd->lanes_off,
-                        .oob_zero = c.fetch.oob_zero,
-                        .direct = rq.desc_w && hq.desc_w && mq.desc_w && hq.base_w && mq.base_w &&
-                                  writes_disjoint(wr),
-                        .wr = (const uint64_t(*)[2])wr,
-                        .rays = {rq.base, rays_end}};
-        sj.block = split_block(n);
-        uint64_t blocks = ((uint64_t)n + sj.block - 1) / sj.block;
-        uint64_t units = blocks * (sj.block / SPLIT_BLOCK); /* of SPLIT_BLOCK rays */
-        ring_fit(eng, units < SPLIT_RING_MAX ? units : SPLIT_RING_MAX);
-        sj.ring = eng->ring_blocks / (sj.block / SPLIT_BLOCK);
-        eng->stats.block_rays = sj.block;
-        /* A ring's worth of blocks at a time; the next round once one has completed. */
-        for (sj.b0 = 0; sj.b0 < blocks && !ended && j == sj.b0 * sj.block; sj.b0 = sj.b1) {
-            sj.b1 = blocks - sj.b0 > sj.ring ? sj.b0 + sj.ring : blocks;
-            j = split_run(&sj, &c, &rq, &hq, &mq, &ended);
-        }
-        cache_fit_job(nc);
-    }
+    if (eng->workers > 0 && m->map && !m->charge && n >= 4 * SPLIT_BLOCK && rays_apart)
+        j = split_job_run(eng, &c, &cfg, s, jd->lanes_off, &rq, &hq, &mq, n,
+                          (const uint64_t(*)[2])wr, rays_end, &ended);
     /* Ray j of the job is its lane j (RT 8.2): a masked-off lane is not traced, and a
      * fault of lane j > 0 under fault-only-first stops the job there (errata P-320). */
     uint32_t i = (uint32_t)(((uint64_t)rq.head + j) % rq.cap);
