@@ -23,6 +23,7 @@
  *            [--dump FILE] [SCENE|MESHFILE...]
  *   (default: sphere terrain soup scene, 100,000 triangles) */
 #include <embree3/rtcore.h>
+#include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -560,6 +561,7 @@ int main(int argc, char **argv)
                 if (only_thr && thr != only_thr) continue;
                 double tours = INFINITY, temb = INFINITY, cours = INFINITY, cemb = INFINITY;
                 double tcold = 0.0;
+                rt_job_split_stats split = {0}; /* of the fastest of our jobs */
                 for (int r = 0; r < reps; r++) {
                     double c;
                     /* The first job of a row starts cold, as after a new BVH was written;
@@ -567,6 +569,7 @@ int main(int argc, char **argv)
                     if (r == 0 && jm.loaded) flat_wrote(&jm.f, 0, 0);
                     double t = trace_ours(&jm, &blob, rays, nr, thr == 1 ? eng1 : eng2, po, to, &c);
                     if (r == 0) tcold = t;
+                    if (t < tours) rt_job_engine_split_stats(thr == 1 ? eng1 : eng2, &split);
                     tours = fmin(tours, t);
                     cours = fmin(cours, c);
                     temb = fmin(temb, trace_embree(thr == 1 ? s1 : s2, rays, nr, thr, pe, te, &c));
@@ -596,6 +599,14 @@ int main(int argc, char **argv)
                        1e-6 * (double)nr / tcold, 1e-6 * (double)nr / temb, temb / tours,
                        1e9 * cours, 1e9 * cemb, work, agree, nr, hits,
                        hits ? 100.0 * (double)tclose / (double)hits : 100.0);
+                if (split.blocks)
+                    printf("  %-8s     | split: rays %.1f%% caller / %.1f%% workers, %" PRIu64
+                           " blocks: %" PRIu64 " through the ring, %" PRIu64
+                           " kept in ring slots; caller waited %.1f us, %.1f us at the end\n",
+                           "", 100.0 * (double)split.rays_caller / (double)nr,
+                           100.0 * (double)split.rays_workers / (double)nr, split.blocks,
+                           split.ring_blocks, split.kept_in_ring, 1e-3 * (double)split.wait_ns,
+                           1e-3 * (double)split.end_ns);
                 /* Rays grazing an edge may legitimately differ (different triangle
                  * tests); more than 1% means one of the two traversals is wrong. */
                 if (agree < 99.0) status = 1;
@@ -608,14 +619,21 @@ int main(int argc, char **argv)
         bvh_blob_free(&blob);
         free(tris);
     }
-    printf("\nours Mr/s = the best of the reps (a job after the first keeps the engine's decoded "
-           "nodes: the BVH is written once, as Embree's is built once); (cold) = the first rep, "
-           "whose cache starts empty as after a new BVH; "
-           "ratio = our rays/s / Embree's at the same thread count (higher is better for us); "
-           "build ratio = our time / Embree MEDIUM's; cpu ns = CPU time of all threads per ray "
-           "(least of the reps), ours and Embree's; work/thr1 = that CPU time on 2 threads / on "
-           "1 thread, ours and Embree's (1.000: no work added by splitting; the best 2-thread "
-           "speed-up is 2 / it)\n");
+    printf(
+        "\nours Mr/s = the best of the reps (a job after the first keeps the engine's decoded "
+        "nodes: the BVH is written once, as Embree's is built once); (cold) = the first rep, "
+        "whose cache starts empty as after a new BVH; "
+        "ratio = our rays/s / Embree's at the same thread count (higher is better for us); "
+        "build ratio = our time / Embree MEDIUM's; cpu ns = CPU time of all threads per ray "
+        "(least of the reps), ours and Embree's; work/thr1 = that CPU time on 2 threads / on "
+        "1 thread, ours and Embree's (1.000: no work added by splitting; the best 2-thread "
+        "speed-up is 2 / it); split = how the fastest 2-thread job of ours was shared: rays traced "
+        "by "
+        "the calling thread and the worker, blocks of 32 rays appended, those appended ray by ray "
+        "from the ring (rather than placed and written by their tracer) and those whose "
+        "tracer, ahead of the append by more than 16 blocks, kept them in their ring slot, and "
+        "the calling thread's waits for a block traced elsewhere and for the worker at the "
+        "end\n");
     free(rays);
     free(po);
     free(pe);

@@ -1692,7 +1692,7 @@ static void test_split_ring_wrap(void **st)
 }
 
 /* Split jobs over plain memory the job writes directly (map_w): a tracer keeps the results
- * of up to 16 blocks it traced and writes their entries where the appending thread places
+ * of the blocks it traced and writes their entries where the appending thread places
  * them (rt_job.c "split jobs"). Jobs of 640 FP16 rays (20 blocks of 32; lanes 2, 5, 7 of
  * every 64 off), two in five of them at (1, 2) hitting B, the others at (100, 100)
  * missing, each run on one thread and on two with map_w (tracers keep blocks) and without
@@ -1709,8 +1709,8 @@ static void test_split_ring_wrap(void **st)
  * the hit queue fills at the last hit of block 5 (its hits are one more than the room left). Cases
  * 9 and 10 hold the thread that traces ray 0 at the node ray 0 reaches (root child 2) until the
  * other thread has reached the node of ray 576 (block 18) or 1 s has passed: the other thread keeps
- * 16 blocks and traces two more through the ring before block 0 is done. In case 9 that node is
- * N1's copy and the job completes; in case 10 it lies in the hole: ray 0 faults (the tracer
+ * 16 blocks in its buffer and two more in their ring slots before block 0 is done. In case 9 that
+ * node is N1's copy and the job completes; in case 10 it lies in the hole: ray 0 faults (the tracer
  * declines, the caller goes on alone and ends the job at ray 0), and none of the blocks kept is
  * written. Case 11: the hit queue fills at its 5th hit, in block 0 (a kept block that must go
  * to the ring). Case 12: rays 32 to 63 (block 1, no lane off) all reach the misaligned node,
@@ -2415,6 +2415,113 @@ static void test_cache_trirange_overwritten(void **st)
     }
 }
 
+/* A tracer far ahead of the append keeps every block it traces: past the 16 whose results
+ * it holds in its own buffer, the others' wait in their ring slots (rt_job.c "split
+ * jobs"). test_split_direct's case 9 (the thread that traces ray 0 held until the other
+ * has reached block 18, so that blocks 17 and 18 are kept in their ring slots) with the
+ * hit queue made to fill at the first hit of block 17 after ray 560: that block, kept in
+ * its ring slot, must go through the ring (its tracer flags it there without a copy) and
+ * the job end at that ray, with the bytes and result of one thread. REQ: RT-044 */
+static void test_split_kept_in_ring(void **st)
+{
+    (void)st;
+    static uint8_t ram1[RAM_SIZE];
+    const rt_job_mem direct = {&F, f_load, f_store, f_map, NULL, f_map_w, NULL, NULL};
+    const rt_job_mem held = {&F, f_load, f_store, held_map, NULL, f_map_w, NULL, NULL};
+    /* The hits before ray 560 on one thread (the hit queue never full). */
+    rt_job_desc jd;
+    cap_snap s;
+    direct_job(9, &jd, &s);
+    rt_job_result all = run_engine_mem(&jd, &s, 1, &direct);
+    assert_int_equal(all.status, RT_JOB_OK);
+    uint32_t before = 0, stop = UINT32_MAX;
+    for (uint32_t k = 0; k < all.hits; k++) {
+        uint32_t ray = (uint32_t)r(DJ_HITS + 24 * k, 4);
+        if (ray < 560)
+            before++;
+        else if (stop == UINT32_MAX)
+            stop = ray;
+    }
+    assert_true(stop >= 560 && stop < 18 * 32); /* in block 17 */
+    direct_job(9, &jd, &s);
+    queue(QRAY + 32, 0, 0, before + 1, DJ_HITS); /* room for `before` hits */
+    rt_job_result one = run_engine_mem(&jd, &s, 1, &direct);
+    assert_int_equal(one.status, RT_JOB_QUEUE_FULL);
+    assert_int_equal(one.rays, stop);
+    assert_int_equal(one.hits, before);
+    memcpy(ram1, F.ram, RAM_SIZE);
+    direct_job(9, &jd, &s);
+    queue(QRAY + 32, 0, 0, before + 1, DJ_HITS);
+    DJ.node = DJ_N2;
+    DJ.ahead = false;
+    rt_job_result two = run_engine_mem(&jd, &s, 2, &held);
+    assert_true(DJ.ahead);
+    assert_rt_result_equal(&two, &one);
+    for (uint32_t a = 0; a < RAM_SIZE; a++)
+        if (F.ram[a] != ram1[a])
+            fail_msg("byte 0x%x is 0x%02x on two threads, 0x%02x on one", (unsigned)(RAM_BASE + a),
+                     F.ram[a], ram1[a]);
+}
+
+/* rt_job_engine_split_stats: how the last job was shared. test_split_direct's jobs of 640
+ * rays (20 blocks) on a 2-thread engine: case 0 over memory written directly, every block
+ * placed (none through the ring), the rays of the two threads summing to 640; the same
+ * without map_w, every block through the ring; case 9 (a thread held at ray 0 until the
+ * other reached block 18), at least blocks 17 and 18 kept in their ring slots; then a job
+ * too short to split (100 rays, fewer than 4 blocks) leaves every count at zero. */
+static void split_stats_of(unsigned c, const rt_job_mem *m, rt_job_engine *e,
+                           rt_job_split_stats *st)
+{
+    rt_job_desc jd;
+    cap_snap s;
+    direct_job(c, &jd, &s);
+    DJ.node = DJ_N2;
+    DJ.ahead = false;
+    rt_job_result res;
+    rt_job_run_ex(&jd, &s, m, e, &res);
+    assert_int_equal(res.status, RT_JOB_OK);
+    assert_int_equal(res.rays, DJ_N);
+    rt_job_engine_split_stats(e, st);
+    assert_int_equal(st->blocks, DJ_N / 32);
+    assert_int_equal(st->rays_caller + st->rays_workers, DJ_N);
+    assert_true(st->wait_ns < UINT64_C(10000000000) && st->end_ns < UINT64_C(10000000000));
+}
+
+static void test_split_stats(void **st)
+{
+    (void)st;
+    const rt_job_mem direct = {&F, f_load, f_store, f_map, NULL, f_map_w, NULL, NULL};
+    const rt_job_mem held = {&F, f_load, f_store, held_map, NULL, f_map_w, NULL, NULL};
+    rt_job_engine *e = rt_job_engine_new(2);
+    assert_non_null(e);
+    rt_job_split_stats sp;
+    split_stats_of(0, &direct, e, &sp);
+    assert_int_equal(sp.ring_blocks, 0);
+    split_stats_of(0, &MEM_MAPPED, e, &sp);
+    assert_int_equal(sp.ring_blocks, DJ_N / 32);
+    assert_int_equal(sp.kept_in_ring, 0);
+    split_stats_of(9, &held, e, &sp);
+    assert_true(DJ.ahead);
+    assert_true(sp.kept_in_ring >= 2);
+    assert_int_equal(sp.ring_blocks, 0);
+    setup(8);
+    scene_two_levels();
+    for (uint32_t i = 0; i < 100; i++)
+        big_ray(i, 10.0f, 10.0f);
+    big_queues(100, BIG_HITS);
+    rt_job_desc jd;
+    desc(&jd, 0);
+    cap_snap s;
+    snap(&s, CAP_T_FP32);
+    rt_job_result res;
+    rt_job_run_ex(&jd, &s, &MEM_MAPPED, e, &res);
+    assert_int_equal(res.rays, 100);
+    rt_job_engine_split_stats(e, &sp);
+    const rt_job_split_stats zero = {0};
+    assert_memory_equal(&sp, &zero, sizeof sp);
+    rt_job_engine_free(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2462,6 +2569,8 @@ int main(void)
         cmocka_unit_test(test_cache_grows),
         cmocka_unit_test(test_split_ring_wrap),
         cmocka_unit_test(test_split_direct),
+        cmocka_unit_test(test_split_kept_in_ring),
+        cmocka_unit_test(test_split_stats),
         cmocka_unit_test(test_job_charge),
         cmocka_unit_test(test_charge_after_hit),
     };

@@ -2340,6 +2340,53 @@ static void test_result_encode(void **state)
     assert_int_equal(f, NUM_DZ | NUM_DOWNCAST_TAKEN);
 }
 
+/* rt_ray_prepare_slab's fields for the traversal's sign-form slab test (rt-soup): slab_sign
+ * is the rule traverse_fast applied per ray (no NaN in org, dir, tmin, tmax, no
+ * slab_scalar, no zero direction component), ninv4 is -inv4 bit for bit, near/far are the
+ * planes by inv's sign bit, which is inv < 0 on every slab_sign ray; by rt_ray_prepare and
+ * by the two steps in place, on rays of signed zeros, infinities, NaNs (tmin and tmax
+ * too), overflowing reciprocals. REQ: RT-056 */
+static void test_ray_prepare_slab_sign(void **state)
+{
+    (void)state;
+    const float special[] = {0.0f,   -0.0f, 1.0f,   -1.0f,     INFINITY, -INFINITY, NAN,      -NAN,
+                             1e-40f, 3e38f, -3e38f, 0x1p-126f, -1e-40f,  -0.75f,    0x1p-149f};
+    const unsigned ns = sizeof special / sizeof special[0];
+    unsigned signs = 0, not_sign[2] = {0, 0};
+    for (unsigned n = 0; n < 100000; n++) {
+        float x[8];
+        for (unsigned i = 0; i < 8; i++)
+            x[i] = (rng_next() % 5 == 0) ? special[rng_next() % ns] : (float)rnd(-8, 8);
+        rt_ray r = mkray(x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]);
+        for (int two = 0; two < 2; two++) {
+            rt_ray_pre p;
+            memset(&p, 0xA5, sizeof p);
+            if (two) {
+                p.r = r;
+                rt_ray_prepare_slab(&p);
+            } else {
+                rt_ray_prepare(&r, &p);
+            }
+            bool want =
+                !p.nan && !p.slab_scalar && p.zero_axes == 0 && !isnan(r.tmin) && !isnan(r.tmax);
+            assert_int_equal(p.slab_sign, want);
+            for (unsigned i = 0; i < 3; i++) {
+                bool neg = signbit(p.inv[i]);
+                if (want) assert_int_equal(neg, p.inv[i] < 0.0f);
+                assert_int_equal(p.near[i], neg ? 12 + 4 * i : 4 * i);
+                assert_int_equal(p.far[i], neg ? 4 * i : 12 + 4 * i);
+                for (int l = 0; l < 4; l++)
+                    assert_int_equal(fbits(p.ninv4[i][l]), fbits(p.inv[i]) ^ 0x80000000u);
+            }
+            signs += want;
+            /* rays the sign form must refuse for their range alone */
+            if (!p.nan && !p.slab_scalar && p.zero_axes == 0)
+                not_sign[isnan(r.tmin) ? 0 : 1] += !want;
+        }
+    }
+    assert_true(signs > 10000 && not_sign[0] > 100 && not_sign[1] > 100);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2385,6 +2432,7 @@ int main(void)
         cmocka_unit_test(test_elem_from_pet),
         cmocka_unit_test(test_result_encode),
         cmocka_unit_test(test_result_encode_fp32),
+        cmocka_unit_test(test_ray_prepare_slab_sign),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

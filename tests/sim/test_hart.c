@@ -476,6 +476,92 @@ static void read_only_range_for_units(void **state)
     assert_int_equal(val, 7);
 }
 
+/* ---- the platform poll (hart_set_poll: HTIF's tohost window) ---- */
+
+typedef struct {
+    fixture *f;
+    uint64_t window;
+    unsigned calls, early; /* calls; calls before the window held the guest's 1 */
+    uint64_t first_instret;
+} poll_rec;
+
+/* Like xphmg-sim's HTIF poll, it acts on what the guest wrote into the window: here it
+ * makes a machine software interrupt pending (a device answering). */
+static void record_poll(hart *h, void *ctx)
+{
+    poll_rec *p = ctx;
+    uint64_t v = 0;
+    memcpy(&v, mem_ptr(p->f->m, p->window, 8), 8);
+    if (v != 1) {
+        p->early++;
+        return;
+    }
+    if (p->calls++ == 0) p->first_instret = h->instret;
+    h->msip = 1;
+}
+
+static void no_access(void *ctx, uint64_t va, unsigned n, unsigned kind)
+{
+    (void)ctx, (void)va, (void)n, (void)kind;
+}
+
+/* The poll runs right after a store that touches [watch_lo, watch_hi) and not after one
+ * that only borders it, and what it does is seen before the next instruction (the
+ * interrupt it makes pending is taken with mepc at the instruction after the store): on
+ * the fast loop and on the careful one (a debugger's access observer). */
+static void poll_right_after_window_store(void **state)
+{
+    fixture *f = *state;
+    const uint64_t w = BASE + 0x3010, handler = BASE + 0x100; /* the window inside a page */
+    for (int careful = 0; careful < 2; careful++) {
+        hart_reset(f->h, BASE);
+        memset(mem_ptr(f->m, w - 8, 24), 0, 24);
+        mem_note_write(f->m, w - 8, 24);
+        put32(f, BASE + 0, 0x0000b423u); /* sd x0, 8(x1): the 8 bytes after the window */
+        put32(f, BASE + 4, 0xfe00bc23u); /* sd x0, -8(x1): the 8 bytes before it */
+        put32(f, BASE + 8, 0x0020b023u); /* sd x2, 0(x1): the window */
+        for (unsigned i = 0; i < 8; i++)
+            put32(f, BASE + 12 + 4 * i, 0x00118193u); /* addi x3, x3, 1 */
+        put32(f, BASE + 44, 0x0000006fu);             /* j . */
+        put32(f, handler, 0x0000006fu);               /* j . */
+        poll_rec p = {.f = f, .window = w};
+        hart_set_poll(f->h, record_poll, &p, w, w + 8);
+        hart_set_access_watch(f->h, careful ? no_access : NULL, NULL);
+        f->h->x[1] = w;
+        f->h->x[2] = 1;
+        f->h->mtvec = handler;
+        f->h->mie |= UINT64_C(1) << IRQ_MSI;
+        f->h->mstatus |= MSTATUS_MIE;
+        hart_run(f->h, 100);
+        assert_int_equal(p.early, 0);
+        assert_true(p.calls >= 1);
+        assert_int_equal(p.first_instret, 2); /* during the third instruction */
+        assert_int_equal(f->h->mcause, (UINT64_C(1) << 63) | IRQ_MSI);
+        assert_int_equal(f->h->mepc, BASE + 12);
+        assert_int_equal(f->h->x[3], 0);
+        hart_set_poll(f->h, NULL, NULL, 0, 0);
+        hart_set_access_watch(f->h, NULL, NULL);
+        f->h->msip = 0;
+    }
+}
+
+/* A PMP write takes effect for the very next access, even one the host makes before the
+ * hart runs again (a debugger's memory read): a locked entry without permissions on a
+ * word denies M mode's load of it. */
+static void pmp_write_applies_at_once(void **state)
+{
+    fixture *f = *state;
+    const uint64_t a = BASE + 0x2000;
+    uint64_t v;
+    f->h->mtvec = BASE;
+    assert_true(hart_load(f->h, a, 4, &v));
+    assert_true(hart_csr_write(f->h, 0x3b0, a >> 2)); /* pmpaddr0: NA4 on a */
+    assert_true(hart_csr_write(f->h, 0x3a0, 0x90));   /* pmpcfg0: L | NA4, no R W X */
+    assert_false(hart_load(f->h, a, 4, &v));
+    assert_int_equal(f->h->mcause, CAUSE_LOAD_ACCESS);
+    assert_true(hart_load(f->h, a + 4, 4, &v)); /* the next word: no entry matches */
+}
+
 /* ---- the debugger's trigger API (hart_trigger_set/clear, errata P-265) ---- */
 
 static void host_triggers(void **state)
@@ -775,6 +861,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(csr_values, setup, teardown),
         cmocka_unit_test_setup_teardown(read_only_range_for_units, setup, teardown),
         cmocka_unit_test_setup_teardown(random_code_never_escapes, setup, teardown),
+        cmocka_unit_test_setup_teardown(poll_right_after_window_store, setup, teardown),
+        cmocka_unit_test_setup_teardown(pmp_write_applies_at_once, setup, teardown),
         cmocka_unit_test_setup_teardown(host_triggers, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

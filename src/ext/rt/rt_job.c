@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "rt_leaf.h"
 #include "xmem_region.h"
@@ -115,8 +116,12 @@ struct rt_job_engine {
     ray_out *ring;       /* a split job's traced results its tracers did not keep (ring_blocks
                             blocks) */
     block_state *blocks; /* per ring slot */
+    uint64_t *kept_q;    /* each tracer's list of kept blocks (tracer.kept_q): ring_blocks a
+                            tracer, kept_tracers of them */
     uint64_t ring_blocks;
-    bool pool; /* mu, wake and back exist */
+    unsigned kept_tracers;    /* the threads the engine was asked for */
+    rt_job_split_stats stats; /* of the last job */
+    bool pool;                /* mu, wake and back exist */
     pthread_mutex_t mu;
     pthread_cond_t wake, back;
     pthread_t tid[RT_JOB_MAX_THREADS];
@@ -243,6 +248,11 @@ static void cache_fit_job(node_cache *nc)
 unsigned rt_job_engine_threads(const rt_job_engine *e)
 {
     return e->threads;
+}
+
+void rt_job_engine_split_stats(const rt_job_engine *e, rt_job_split_stats *st)
+{
+    *st = e->stats;
 }
 
 /* ---- memory ---- */
@@ -519,14 +529,14 @@ static __attribute__((noinline)) bool leaf_fill(job_ctx *c, const trav_cfg *k,
  * leaves); updates *best. A cached leaf's test inline (no call frame around it). */
 /* REQ: RT-036 RT-065 */
 static inline bool leaf(job_ctx *c, const trav_cfg *k, const rt_leaf_ray *lr, uint64_t tr_addr,
-                        trav_hit *best)
+                        trav_hit *best, bool charged)
 {
     const node_cache *nc = c->nc;
     uint64_t li = (tr_addr >> 4) & nc->lmask;
     const leaf_ent *le = &nc->leaf[li];
     if (!slot_has(&le->gen, &le->addr, nc->gen, tr_addr))
         return leaf_fill(c, k, lr, tr_addr, li, best);
-    if (!spend(c, le->count)) return false;
+    if (charged && !spend(c, le->count)) return false;
     rt_leaf_mem(lr, le->tris, le->first, le->count, best);
     return true;
 }
@@ -622,16 +632,11 @@ __attribute__((always_inline)) static inline bool traverse_as(job_ctx *c, const 
      * never NaN); without a zero direction component, by the reciprocals' signs. */
     bool vec = fast || (!p->nan && !p->slab_scalar && tmin == tmin && tmax_w == tmax_w && nn == 1);
     bool sign = fast || (vec && p->zero_axes == 0);
-    __m128 o4[3], inv4[3], ninv4[3], tmin4 = _mm_set1_ps(tmin), tmax4 = _mm_set1_ps(tmax);
-    unsigned near[3], far[3];
-    for (unsigned i = 0; i < 3; i++) {
-        o4[i] = _mm_load_ps(p->org4[i]);
-        inv4[i] = _mm_load_ps(p->inv4[i]);
-        ninv4[i] = _mm_xor_ps(inv4[i], _mm_set1_ps(-0.0f));
-        near[i] = p->inv[i] < 0.0f ? 12 + 4 * i : 4 * i;
-        far[i] = p->inv[i] < 0.0f ? 4 * i : 12 + 4 * i;
-    }
-    const unsigned zero_axes = p->zero_axes;
+    __m128 tmin4 = _mm_set1_ps(tmin), tmax4 = _mm_set1_ps(tmax);
+    /* the ray's broadcast vectors, read from p at each visit */
+    const __m128 *o4 = (const __m128 *)(const void *)p->org4;
+    const __m128 *inv4 = (const __m128 *)(const void *)p->inv4;
+    const __m128 *ninv4 = (const __m128 *)(const void *)p->ninv4;
 #endif
     for (;;) {
         uint64_t addr = bvh + (child & ~KIND_MASK);
@@ -645,7 +650,7 @@ __attribute__((always_inline)) static inline bool traverse_as(job_ctx *c, const 
                 rt_leaf_ray_init(ray_sheared(c), k->cull, k->eps, k->any, &lr);
                 lr_set = true;
             }
-            if (!leaf(c, k, &lr, addr, best)) return false;
+            if (!leaf(c, k, &lr, addr, best, charged)) return false;
             if (best->hit) {
                 if (k->any) return true;
                 if (best->t < tmax) { /* min(tmax_w, closest hit) */
@@ -669,9 +674,10 @@ __attribute__((always_inline)) static inline bool traverse_as(job_ctx *c, const 
             unsigned mask;
 #if defined(__SSE2__)
             if (sign)
-                mask = rt_slab4_sign_sse(o4, ninv4, near, far, w0, tmin4, tmax4, tn, tf) & w0->live;
+                mask = rt_slab4_sign_sse(o4, ninv4, p->near, p->far, w0, tmin4, tmax4, tn, tf) &
+                       w0->live;
             else if (vec)
-                mask = rt_slab4_sse(o4, inv4, zero_axes, w0, tmin4, tmax4, tn, tf) & w0->live;
+                mask = rt_slab4_sse(o4, inv4, p->zero_axes, w0, tmin4, tmax4, tn, tf) & w0->live;
             else
 #endif
             {
@@ -729,16 +735,14 @@ __attribute__((always_inline)) static inline bool traverse_as(job_ctx *c, const 
     }
 }
 
-/* Whether traverse_as(fast) applies to the ray (range [tmin, tmax_w]): what it takes as
- * constants. */
-static bool traverse_fast(const job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, float tmin,
-                          float tmax_w)
+/* Whether traverse_as(fast) applies to the ray: what it takes as constants. (Its range
+ * [tmin - 2^-e, tmax + 2^-e] is NaN only where tmin or tmax is: 2^-e is finite.) */
+static bool traverse_fast(const job_ctx *c, const trav_cfg *k, const rt_ray_pre *p)
 {
 #if defined(__SSE2__)
-    return !k->node8 && !c->m->charge && !p->nan && !p->slab_scalar && p->zero_axes == 0 &&
-           tmin == tmin && tmax_w == tmax_w;
+    return !k->node8 && !c->m->charge && p->slab_sign;
 #else
-    (void)c, (void)k, (void)p, (void)tmin, (void)tmax_w;
+    (void)c, (void)k, (void)p;
     return false;
 #endif
 }
@@ -746,7 +750,7 @@ static bool traverse_fast(const job_ctx *c, const trav_cfg *k, const rt_ray_pre 
 static bool traverse(job_ctx *c, const trav_cfg *k, const rt_ray_pre *p, trav_hit *best)
 {
     float eps = rt_eps(k->eps), tmin = p->r.tmin - eps, tmax_w = p->r.tmax + eps;
-    if (traverse_fast(c, k, p, tmin, tmax_w)) return traverse_as(c, k, p, tmin, tmax_w, best, true);
+    if (traverse_fast(c, k, p)) return traverse_as(c, k, p, tmin, tmax_w, best, true);
     return traverse_as(c, k, p, tmin, tmax_w, best, false);
 }
 
@@ -883,9 +887,11 @@ __attribute__((always_inline)) static inline bool emit(job_ctx *c, queue *rq, qu
  * the appending thread: its tracer keeps the block's results (tracer.kept) and writes the
  * entries itself once the appending thread has placed the block (block_state.hit_at,
  * miss_at: the TAILs there). The results then never cross to the appending core, and the
- * entries are written on both cores. A block with a fault or an enabled exception, one
- * that would fill a queue, and one a tracer could not keep (its kept blocks all wait to
- * be placed) are appended ray by ray from the ring, as one thread does. Every entry slot
+ * entries are written on both cores. A tracer keeps every plain block it traces, however
+ * far ahead of the append it runs (a descheduled appending thread, for instance): the
+ * results of up to SPLIT_KEEP in a buffer of its own, the others in the block's ring
+ * slot. A block with a fault or an enabled exception, and one that would fill a queue,
+ * are appended ray by ray from the ring, as one thread does. Every entry slot
  * is written once per job, apart from everything a tracer reads, and the caller's thread
  * goes on (alone, or back to the hart) only once every placed block has been written. */
 
@@ -897,9 +903,11 @@ __attribute__((always_inline)) static inline bool emit(job_ctx *c, queue *rq, qu
  * append once, at the end, not once per ring's worth. */
 #define SPLIT_RING_MIN 64u
 #define SPLIT_RING_MAX (1u << 15)
-/* Blocks a tracer keeps until they are placed: the appending thread places the next block
- * about once per block it traces, so a few are enough while both threads run. */
+/* Kept blocks whose results a tracer holds in a buffer of its own (in its core's cache;
+ * the others wait in their ring slots): the appending thread places the next block about
+ * once per block it traces, so a few are enough while both threads run. */
 #define SPLIT_KEEP 16u
+#define IN_RING    SPLIT_KEEP /* a kept block whose results are in its ring slot */
 #define PLACED(b)  (2 * (uint64_t)(b) + 2)
 #define TO_RING(b) (2 * (uint64_t)(b) + 3)
 
@@ -918,11 +926,13 @@ struct split_job {
     uint64_t ring;           /* blocks in the ring (eng->ring_blocks) */
     uint64_t b0, b1;         /* this round's blocks: [b0, b1), at most ring of them */
     /* Each on a cache line of its own (written by different threads). */
-    _Alignas(128) atomic_uint_fast64_t next; /* the next block to trace */
-    _Alignas(128) atomic_bool stop;          /* the job ended, or a tracer declined */
-    atomic_uint tracing;                     /* workers still taking blocks */
-    atomic_bool placing_done;                /* no block is placed any more */
-    atomic_uint_fast64_t evict;              /* the workers' cache evictions */
+    _Alignas(128) atomic_uint_fast64_t next;   /* the next block to trace */
+    _Alignas(128) atomic_bool stop;            /* the job ended, or a tracer declined */
+    atomic_uint tracing;                       /* workers still taking blocks */
+    atomic_uint tracers;                       /* tracers started (each its part of kept_q) */
+    atomic_bool placing_done;                  /* no block is placed any more */
+    atomic_uint_fast64_t evict;                /* the workers' cache evictions */
+    atomic_uint_fast64_t traced, kept_in_ring; /* all tracers' (rt_job_split_stats) */
     /* The address range of the records the tracers cached: [~nlo, hi) (0, 0: none) */
     atomic_uint_fast64_t nlo, hi;
 };
@@ -945,9 +955,13 @@ typedef struct {
     uint8_t *hits, *misses; /* the entry arrays (direct) */
     uint32_t hit_cap, miss_cap;
     bool keep;
-    /* The blocks it traced and keeps until they are placed, oldest first. */
-    unsigned kept_first, kept_n;
-    uint64_t kept_b[SPLIT_KEEP];
+    /* The blocks it traced and keeps until they are placed, oldest first: [kept_first,
+     * kept_end) of kept_q, each as b << 8 | where its results are (a slot of kept, or
+     * IN_RING). A round's blocks all fit: sj->ring entries. */
+    uint64_t *kept_q;
+    uint64_t kept_first, kept_end;
+    uint32_t kept_free;          /* the slots of kept not in use, one bit each */
+    uint64_t rays, kept_in_ring; /* traced, for rt_job_split_stats */
     ray_out kept[SPLIT_KEEP][SPLIT_BLOCK];
 } tracer;
 
@@ -970,7 +984,10 @@ static void tracer_init(tracer *tr, split_job *sj)
     tr->misses = sj->mq->base_w;
     tr->hit_cap = sj->hq->cap;
     tr->miss_cap = sj->mq->cap;
-    tr->kept_first = tr->kept_n = 0;
+    tr->kept_q = sj->eng->kept_q + atomic_fetch_add(&sj->tracers, 1) * sj->ring;
+    tr->rays = tr->kept_in_ring = 0;
+    tr->kept_first = tr->kept_end = 0;
+    tr->kept_free = (UINT32_C(1) << SPLIT_KEEP) - 1;
     tr->c = (job_ctx){.m = &tr->m,
                       .r = &tr->scratch,
                       .nc = &tr->view,
@@ -995,6 +1012,8 @@ static void atomic_max(atomic_uint_fast64_t *x, uint64_t v)
 static void tracer_done(split_job *sj, const tracer *tr)
 {
     atomic_fetch_add(&sj->evict, tr->view.evict);
+    atomic_fetch_add(&sj->traced, tr->rays);
+    atomic_fetch_add(&sj->kept_in_ring, tr->kept_in_ring);
     if (tr->view.lo >= tr->view.hi) return;
     atomic_max(&sj->nlo, ~tr->view.lo);
     atomic_max(&sj->hi, tr->view.hi);
@@ -1031,6 +1050,14 @@ static void block_rays(const split_job *sj, uint64_t b, uint32_t *j0, uint32_t *
     *j1 = sj->n - *j0 > SPLIT_BLOCK ? *j0 + SPLIT_BLOCK : sj->n;
 }
 
+/* Block b's results o go to its ring slot. */
+static void ring_put(const split_job *sj, uint64_t b, const ray_out *o)
+{
+    uint32_t j0, j1;
+    block_rays(sj, b, &j0, &j1);
+    memcpy(ring_of(sj, b), o, (j1 - j0) * sizeof *o);
+}
+
 static bool block_ready(split_job *sj, uint64_t b)
 {
     return atomic_load_explicit(&block_of(sj, b)->ready, memory_order_acquire) == b + 1;
@@ -1042,9 +1069,8 @@ static bool trace_block(split_job *sj, tracer *tr, uint64_t b)
 {
     uint32_t j0, j1;
     block_rays(sj, b, &j0, &j1);
-    bool keep = tr->keep && tr->kept_n < SPLIT_KEEP;
-    unsigned slot = (tr->kept_first + tr->kept_n) % SPLIT_KEEP;
-    ray_out *o0 = keep ? tr->kept[slot] : ring_of(sj, b), *o = o0;
+    unsigned slot = tr->keep && tr->kept_free ? (unsigned)__builtin_ctz(tr->kept_free) : IN_RING;
+    ray_out *o0 = slot != IN_RING ? tr->kept[slot] : ring_of(sj, b), *o = o0;
     unsigned rsz = rt_ray_bytes(tr->k.e);
     rt_ray_pre p;
     uint32_t cap = tr->ray_cap, i = (uint32_t)(((uint64_t)tr->ray_head + j0) % cap);
@@ -1087,13 +1113,15 @@ static bool trace_block(split_job *sj, tracer *tr, uint64_t b)
     bs->misses = misses;
     bs->flags = flags;
     bs->events = events;
-    bs->kept = keep && plain;
+    bs->kept = tr->keep && plain;
     if (bs->kept) {
-        tr->kept_b[slot] = b;
-        tr->kept_n++;
-    } else if (keep) {
-        memcpy(ring_of(sj, b), o0, (j1 - j0) * sizeof *o0);
+        tr->kept_q[tr->kept_end++] = b << 8 | slot;
+        tr->kept_in_ring += slot == IN_RING;
+        if (slot != IN_RING) tr->kept_free &= ~(UINT32_C(1) << slot);
+    } else if (slot != IN_RING) {
+        ring_put(sj, b, o0);
     }
+    tr->rays += j1 - j0;
     atomic_store_explicit(&bs->ready, b + 1, memory_order_release);
     return true;
 }
@@ -1117,6 +1145,14 @@ static void kept_write(const split_job *sj, const tracer *tr, uint64_t b, const 
     }
 }
 
+/* CLOCK_MONOTONIC, ns: the waits of rt_job_split_stats. */
+static uint64_t clock_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 __attribute__((noinline)) static void spin_pause(unsigned *spins)
 {
     if (++*spins < 64) {
@@ -1136,8 +1172,9 @@ __attribute__((noinline)) static void spin_pause(unsigned *spins)
 static void kept_flush(split_job *sj, tracer *tr, bool wait)
 {
     unsigned spins = 0;
-    while (tr->kept_n) {
-        uint64_t b = tr->kept_b[tr->kept_first];
+    while (tr->kept_first < tr->kept_end) {
+        uint64_t b = tr->kept_q[tr->kept_first] >> 8;
+        unsigned slot = (unsigned)(tr->kept_q[tr->kept_first] & 0xFF);
         block_state *bs = block_of(sj, b);
         uint64_t st = atomic_load_explicit(&bs->placed, memory_order_acquire);
         if (st != PLACED(b) && st != TO_RING(b)) {
@@ -1147,23 +1184,20 @@ static void kept_flush(split_job *sj, tracer *tr, bool wait)
                 continue;
             }
             st = atomic_load_explicit(&bs->placed, memory_order_acquire);
-            if (st != PLACED(b) && st != TO_RING(b)) {
-                tr->kept_n = 0;
-                return;
-            }
+            if (st != PLACED(b) && st != TO_RING(b)) break; /* the rest are dropped */
         }
-        const ray_out *o = tr->kept[tr->kept_first];
         if (st == PLACED(b)) {
-            kept_write(sj, tr, b, bs, o);
+            kept_write(sj, tr, b, bs, slot != IN_RING ? tr->kept[slot] : ring_of(sj, b));
         } else {
-            uint32_t j0, j1;
-            block_rays(sj, b, &j0, &j1);
-            memcpy(ring_of(sj, b), o, (j1 - j0) * sizeof *o);
+            if (slot != IN_RING) ring_put(sj, b, tr->kept[slot]);
             atomic_store_explicit(&bs->in_ring, b + 1, memory_order_release);
         }
-        tr->kept_first = (tr->kept_first + 1) % SPLIT_KEEP;
-        tr->kept_n--;
+        if (slot != IN_RING) tr->kept_free |= UINT32_C(1) << slot;
+        tr->kept_first++;
     }
+    /* None left (or the rest dropped): the list starts again at its beginning. */
+    tr->kept_first = tr->kept_end = 0;
+    tr->kept_free = (UINT32_C(1) << SPLIT_KEEP) - 1;
 }
 
 /* A worker's share of a split job: blocks until none is left, the job stops, or it
@@ -1190,8 +1224,10 @@ static bool ring_fit(rt_job_engine *e, uint64_t blocks)
 {
     if (e->ring_blocks >= blocks) return true;
     /* Blocks of whole cache lines (32 * 24 bytes): two threads writing neighbouring blocks
-     * never share a line. */
-    ray_out *ring = aligned_alloc(64, (size_t)blocks * SPLIT_BLOCK * sizeof *ring);
+     * never share a line. The tracers' lists of kept blocks follow (kept_q). */
+    size_t results = (size_t)blocks * SPLIT_BLOCK * sizeof(ray_out);
+    size_t lists = ((size_t)blocks * e->kept_tracers * sizeof(uint64_t) + 63) & ~(size_t)63;
+    ray_out *ring = aligned_alloc(64, results + lists);
     block_state *bs = aligned_alloc(64, (size_t)blocks * sizeof *bs);
     if (!ring || !bs) {
         free(ring);
@@ -1201,6 +1237,7 @@ static bool ring_fit(rt_job_engine *e, uint64_t blocks)
     free(e->ring);
     free(e->blocks);
     e->ring = ring;
+    e->kept_q = (uint64_t *)(void *)((uint8_t *)ring + results);
     e->blocks = bs;
     e->ring_blocks = blocks;
     return true;
@@ -1258,6 +1295,7 @@ rt_job_engine *rt_job_engine_new(unsigned threads)
     if (!e) return NULL;
     memset(e, 0, sizeof *e);
     e->threads = 1;
+    e->kept_tracers = threads;
     if (!cache_init(&e->cache, threads > 1 ? CACHE_SPLIT_BITS : CACHE_MIN_BITS)) {
         rt_job_engine_free(e);
         return NULL;
@@ -1422,6 +1460,7 @@ static bool append_block(split_job *sj, tracer *tr, job_ctx *c, queue *rq, queue
             spin_pause(&spins);
         }
     }
+    sj->eng->stats.ring_blocks++;
     return append(c, rq, hq, mq, ring_of(sj, b), j, j1);
 }
 
@@ -1443,16 +1482,22 @@ static uint32_t split_run(split_job *sj, job_ctx *c, queue *rq, queue *hq, queue
     atomic_init(&sj->tracing, eng->workers);
     atomic_init(&sj->placing_done, false);
     atomic_init(&sj->evict, 0);
+    atomic_init(&sj->tracers, 0);
+    atomic_init(&sj->traced, 0);
+    atomic_init(&sj->kept_in_ring, 0);
     tracer tr;
     tracer_init(&tr, sj);
     pool_start(eng, sj);
     uint64_t b = sj->b0;
     uint32_t j = (uint32_t)(b * SPLIT_BLOCK);
     unsigned spins = 0;
+    uint64_t wait0 = 0; /* when the wait for block b began (0: not waiting) */
     *ended = false;
     while (b < sj->b1) {
         if (block_ready(sj, b)) {
             spins = 0;
+            if (wait0) eng->stats.wait_ns += clock_ns() - wait0;
+            wait0 = 0;
             if (!append_block(sj, &tr, c, rq, hq, mq, b, &j)) {
                 *ended = true;
                 break;
@@ -1468,8 +1513,10 @@ static uint32_t split_run(split_job *sj, job_ctx *c, queue *rq, queue *hq, queue
             trace_block(sj, &tr, nb);
             continue;
         }
+        if (!wait0) wait0 = clock_ns();
         spin_pause(&spins);
     }
+    if (wait0) eng->stats.wait_ns += clock_ns() - wait0;
     atomic_store(&sj->stop, true);
     if (!*ended && b < sj->b1) {
         /* A tracer declined: once no thread traces, the blocks completed before it, in
@@ -1485,9 +1532,15 @@ static uint32_t split_run(split_job *sj, job_ctx *c, queue *rq, queue *hq, queue
         }
     }
     atomic_store_explicit(&sj->placing_done, true, memory_order_release);
+    uint64_t end0 = clock_ns();
     kept_flush(sj, &tr, true);
     pool_wait(eng);
     split_cache_done(sj, &tr);
+    eng->stats.end_ns += clock_ns() - end0;
+    eng->stats.rays_caller += tr.rays;
+    eng->stats.rays_workers += atomic_load(&sj->traced) - tr.rays;
+    eng->stats.kept_in_ring += atomic_load(&sj->kept_in_ring);
+    eng->stats.blocks += b - sj->b0;
     return j;
 }
 
@@ -1566,6 +1619,7 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
     /* The record of the last job is used once: a job that ends early keeps nothing. */
     cache_keep kept = eng->keep;
     eng->keep.valid = false;
+    memset(&eng->stats, 0, sizeof eng->stats);
     job_ctx c = {.m = m, .r = r, .nc = nc};
     uint64_t xcap = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_CAP);
     uint64_t descpol = cap_snap_xmem(s, XPHMG_CSR_CAP_XMEM_DESCPOL);

@@ -194,6 +194,19 @@ typedef struct rt_job_engine rt_job_engine;
 rt_job_engine *rt_job_engine_new(unsigned threads);
 void rt_job_engine_free(rt_job_engine *e);
 unsigned rt_job_engine_threads(const rt_job_engine *e);
+/* How the last job on an engine was split across its threads (rt_job.c "split jobs"), for
+ * benchmarks: rays traced by the calling thread and by the workers, blocks of SPLIT_BLOCK
+ * rays (all appended in ray order), those appended ray by ray from the ring (a fault, an
+ * exception, a queue filling, memory not written directly) and those kept in their ring
+ * slot (a tracer ahead of the append by more than it buffers), and the nanoseconds the
+ * calling thread waited for a block traced elsewhere, and for the workers at the end. All
+ * zero after a job that was not split. */
+typedef struct {
+    uint64_t rays_caller, rays_workers;
+    uint64_t blocks, ring_blocks, kept_in_ring;
+    uint64_t wait_ns, end_ns;
+} rt_job_split_stats;
+void rt_job_engine_split_stats(const rt_job_engine *e, rt_job_split_stats *st);
 /* rt_job_run on engine e; without an engine (e NULL: the host was out of memory) the job
  * ends at once with RT_JOB_MEM_FAULT, as a job fault. */
 void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m, rt_job_engine *e,

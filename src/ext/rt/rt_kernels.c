@@ -175,6 +175,16 @@ void rt_ray_prepare(const rt_ray *r, rt_ray_pre *p)
 }
 
 /* REQ: RT-056 */
+/* rt_ray_pre.near and .far from the sign bits of inv (bit i: axis i). */
+static void slab_planes(rt_ray_pre *p, unsigned signs)
+{
+    for (unsigned i = 0; i < 3; i++) {
+        bool neg = (signs >> i) & 1;
+        p->near[i] = neg ? 12 + 4 * i : 4 * i;
+        p->far[i] = neg ? 4 * i : 12 + 4 * i;
+    }
+}
+
 void rt_ray_prepare_slab(rt_ray_pre *p)
 {
     /* every field is written (no memset of the whole struct: this runs once per ray) */
@@ -190,16 +200,26 @@ void rt_ray_prepare_slab(rt_ray_pre *p)
     __m128 inf_any = _mm_or_ps(_mm_cmpeq_ps(_mm_and_ps(o, mag), inf4),
                                _mm_or_ps(_mm_cmpeq_ps(_mm_and_ps(inv, mag), inf4),
                                          _mm_cmpeq_ps(_mm_and_ps(d, mag), inf4)));
-    p->zero_axes = (uint8_t)(_mm_movemask_ps(zero) & 7);
-    p->nan = (_mm_movemask_ps(_mm_cmpunord_ps(o, d)) & 7) != 0;
-    p->slab_scalar = (_mm_movemask_ps(inf_any) & 7) != 0;
+    unsigned zero_axes = (unsigned)_mm_movemask_ps(zero) & 7;
+    /* lane 3 of the NaN mask: dir.x or tmin */
+    unsigned nan = (unsigned)_mm_movemask_ps(_mm_cmpunord_ps(o, d));
+    unsigned scalar = (unsigned)_mm_movemask_ps(inf_any) & 7;
+    p->zero_axes = (uint8_t)zero_axes;
+    p->nan = (nan & 7) != 0;
+    p->slab_scalar = scalar != 0;
+    p->slab_sign = (zero_axes | nan | scalar) == 0 && r->tmax == r->tmax;
     _mm_storeu_ps(p->inv, inv); /* lane 3 lands in the unused inv[3] */
+    __m128 ninv = _mm_xor_ps(inv, _mm_set1_ps(-0.0f));
     _mm_store_ps(p->org4[0], _mm_shuffle_ps(o, o, 0x00));
     _mm_store_ps(p->org4[1], _mm_shuffle_ps(o, o, 0x55));
     _mm_store_ps(p->org4[2], _mm_shuffle_ps(o, o, 0xaa));
     _mm_store_ps(p->inv4[0], _mm_shuffle_ps(inv, inv, 0x00));
     _mm_store_ps(p->inv4[1], _mm_shuffle_ps(inv, inv, 0x55));
     _mm_store_ps(p->inv4[2], _mm_shuffle_ps(inv, inv, 0xaa));
+    _mm_store_ps(p->ninv4[0], _mm_shuffle_ps(ninv, ninv, 0x00));
+    _mm_store_ps(p->ninv4[1], _mm_shuffle_ps(ninv, ninv, 0x55));
+    _mm_store_ps(p->ninv4[2], _mm_shuffle_ps(ninv, ninv, 0xaa));
+    slab_planes(p, (unsigned)_mm_movemask_ps(inv));
 #else
     p->zero_axes = 0;
     p->inv[3] = 0.0f;
@@ -216,6 +236,7 @@ void rt_ray_prepare_slab(rt_ray_pre *p)
         for (int l = 0; l < 4; l++) {
             p->org4[i][l] = r->org[i];
             p->inv4[i][l] = p->inv[i];
+            p->ninv4[i][l] = -p->inv[i];
         }
         if (d == 0.0f) continue;
         /* An infinite direction (reciprocal 0) or one whose reciprocal overflows can make
@@ -225,6 +246,9 @@ void rt_ray_prepare_slab(rt_ray_pre *p)
     }
     p->nan = nan;
     p->slab_scalar = inf;
+    p->slab_sign = !nan && !inf && p->zero_axes == 0 && !nan_f(r->tmin) && !nan_f(r->tmax);
+    slab_planes(p,
+                (f2u(p->inv[0]) >> 31) | (f2u(p->inv[1]) >> 31) << 1 | (f2u(p->inv[2]) >> 31) << 2);
 #endif
 }
 

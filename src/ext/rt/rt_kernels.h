@@ -141,19 +141,29 @@ float rt_fp16_widen(uint32_t h);
  * sz). */
 typedef struct {
     rt_ray r;
-    bool nan;          /* a NaN in org or dir: every test misses */
-    bool slab_scalar;  /* an infinite origin/direction or an overflowing reciprocal */
-    bool dir_zero;     /* dir = 0: every triangle misses */
+    bool nan;         /* a NaN in org or dir: every test misses */
+    bool slab_scalar; /* an infinite origin/direction or an overflowing reciprocal */
+    bool dir_zero;    /* dir = 0: every triangle misses */
+    /* The sign form of the slab test (rt_slab4_sign_sse) applies to every box test of the
+     * ray: no NaN in org, dir, tmin or tmax, no slab_scalar, no zero direction component
+     * (so every inv[i] is finite and non-zero, and its sign bit is inv[i] < 0). */
+    bool slab_sign;
     uint8_t zero_axes; /* bit i: dir[i] == 0 */
     uint8_t kx, ky, kz;
     float inv[4];         /* inv[3]: unused (rt_ray_prepare stores four lanes at once) */
     double dsx, dsy, dsz; /* the shear, binary64 (errata P-340) */
-    _Alignas(16) float org4[3][4], inv4[3][4]; /* org and inv, each broadcast to 4 lanes */
+    /* org, inv and -inv, each broadcast to 4 lanes: what a traversal's slab tests read from
+     * here at every visit (its calls would make it keep copies on its stack anyway) */
+    _Alignas(16) float org4[3][4], inv4[3][4], ninv4[3][4];
+    /* rt_slab4_sign_sse's plane offsets for axis i by the sign bit of inv[i]: near[i] = 4i
+     * (lo[i]) and far[i] = 12 + 4i (hi[i]) when it is clear, the other way round when set */
+    unsigned near[3], far[3];
 } rt_ray_pre;
 void rt_ray_prepare(const rt_ray *r, rt_ray_pre *p);
 /* rt_ray_prepare in two steps, both from p->r, for a caller that may not test any triangle
  * with the ray (the offload engine's rays that reach no leaf): rt_ray_prepare_slab writes
- * what the slab tests read (nan, slab_scalar, zero_axes, inv, org4, inv4),
+ * what the slab tests read (nan, slab_scalar, slab_sign, zero_axes, inv, org4, inv4, ninv4,
+ * near, far),
  * rt_ray_prepare_shear what the triangle tests read (kx, ky, kz, dir_zero, dsx, dsy,
  * dsz). */
 void rt_ray_prepare_slab(rt_ray_pre *p);

@@ -7,6 +7,10 @@
  * entries; locking entry 1 makes it apply to M too and freezes its cfg and address;
  * a locked TOR entry also freezes the address below it.
  * With no entry active (reset) nothing is checked (errata P-262).
+ * 18-26 (between 12 and 13): the hart checks nothing in S/U only when the first active
+ * entry is NAPOT over every address with R, W and X, and nothing in M only without a
+ * locked entry: entries that come close (no W; NAPOT [0, 2^31); NA4 on the top word; a
+ * later entry over everything) are checked, and so is M after entry 0 is locked.
  * M handler: mcause -> s2, mtval -> s3, resumes in M at mscratch. */
 #include "xphmg_test.h"
 
@@ -44,6 +48,47 @@ RVTEST_CODE_BEGIN
     IN_U(11, 5, la a1, w0 - 4; ld a0, 0(a1))
     /* 12: other memory through the TOR entry */
     IN_U(12, 8, la a1, w1; ld a0, 0(a1); sd a0, 0(a1); ecall)
+    /* 18-26: the first active entry alone decides the hart's shortcut (no check at all
+     * when it is NAPOT over every address with R, W and X); a locked entry 0 makes M mode
+     * check too. Before the locks of 14-17, after which every access is checked. */
+    csrw pmpcfg0, x0
+    li t0, -1
+    csrw pmpaddr0, t0                           /* NAPOT over all addresses */
+    li t0, 0x1d
+    csrw pmpcfg0, t0                            /* R X, no W */
+    IN_U(18, 7, la a1, w1; sd a0, 0(a1))
+    li t0, 0x1f
+    csrw pmpcfg0, t0                            /* R W X */
+    IN_U(19, 8, la a1, w1; ld a0, 0(a1); sd a0, 0(a1); ecall)
+    li t0, (1 << 28) - 1
+    csrw pmpaddr0, t0                           /* NAPOT [0, 2^31): not the RAM */
+    IN_U(20, 1, ecall)
+    li t0, (1 << 54) - 1
+    csrw pmpaddr0, t0                           /* NA4 on the last word below 2^56 */
+    li t0, 0x17
+    csrw pmpcfg0, t0                            /* R W X */
+    IN_U(26, 1, ecall)
+    la t0, w0
+    srli t0, t0, 2
+    csrw pmpaddr0, t0                           /* NA4 on w0 */
+    li t0, -1
+    csrw pmpaddr1, t0                           /* NAPOT over all addresses */
+    li t0, (0x1f << 8) | 0x11
+    csrw pmpcfg0, t0                            /* w0 R only, then everything R W X */
+    IN_U(21, 7, la a1, w0; sw a0, 0(a1))
+    IN_U(22, 8, la a1, w0; lw a0, 0(a1); la a1, w1; sd a0, 0(a1); ecall)
+    li t0, (0x1f << 8) | 0x91
+    csrw pmpcfg0, t0                            /* entry 0 locked */
+    TEST_CASE(23, s2, 7, la t0, 1f; csrw mscratch, t0; li s2, -1; la a1, w0; sw a0, 0(a1); 1:)
+    TEST_CASE(24, a0, 0x55, la a1, w0; lw a0, 0(a1))
+    /* back to the entries of 3 (entry 0 stays locked: the same entry, now for M too) */
+    la t0, pg
+    srli t0, t0, 2
+    ori t0, t0, 0x1ff
+    csrw pmpaddr1, t0
+    li t0, (0x0f << 24) | (0x18 << 8) | 0x11
+    csrw pmpcfg0, t0
+    TEST_CASE(25, a0, (0x0f << 24) | (0x18 << 8) | 0x91, csrr a0, pmpcfg0)
     /* 13: M mode ignores the unlocked entries */
     TEST_CASE(13, a0, 0x1234, la a1, pg; li t0, 0x1234; sd t0, 0(a1); ld a0, 0(a1))
     /* 14-16: lock entry 1: M mode faults on pg, and the entry ignores writes */
