@@ -2522,6 +2522,32 @@ static void test_split_stats(void **st)
     rt_job_engine_free(e);
 }
 
+/* The charge of a leaf found in the engine's leaf cache (rt-soup: the cached leaf's visit
+ * charges only where a charge callback exists, as spend does): two copies of
+ * test_job_charge's ray in one job over mapped memory, so the second finds leaf B cached;
+ * each ray charges its 5 units and hits B. A work-charging rule (hardening), not an RT
+ * requirement. */
+static void test_charge_cached_leaf(void **st)
+{
+    (void)st;
+    setup(8);
+    scene_two_levels();
+    ray32(0, 1, 2, 0, 1, 0, 100);
+    ray32(1, 1, 2, 0, 1, 0, 100);
+    w(QRAY + 4, 4, 2);
+    rt_job_desc jd;
+    desc(&jd, 0);
+    charged_units = 0;
+    charge_limit = UINT64_MAX;
+    const rt_job_mem m = {&F, f_load, f_store, f_map, f_charge, NULL, NULL, NULL};
+    rt_job_result res = run_job(&jd, CAP_T_FP32, &m);
+    assert_int_equal(res.status, RT_JOB_OK);
+    assert_int_equal(res.rays, 2);
+    assert_int_equal(charged_units, 10);
+    check_hit(0, 0, 1, f32(3.0f), f32(0.5f), f32(0.25f));
+    check_hit(1, 1, 1, f32(3.0f), f32(0.5f), f32(0.25f));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2573,6 +2599,7 @@ int main(void)
         cmocka_unit_test(test_split_stats),
         cmocka_unit_test(test_job_charge),
         cmocka_unit_test(test_charge_after_hit),
+        cmocka_unit_test(test_charge_cached_leaf),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
