@@ -93,35 +93,22 @@ H(f_fsd)
 }
 
 /* ---- arithmetic and conversions: one rounded operation each ----
- * ROUNDED1/2/3: the instruction's rm resolved (illegal when reserved), the rvfp operation
- * on RD's operands, WF writes the result, the flags accrue. WF = wx for results in x. */
-#define ROUNDED1(name, fn, RD, WF)                                                                 \
+ * ROUNDED: the instruction's rm resolved (illegal when reserved), the rvfp operation on
+ * the operands, WF writes the result, the flags accrue. ROUNDED1/2/3 read rs1, rs2 and rs3
+ * through RD; WF = wx for results in x. */
+#define ROUNDED(name, fn, WF, ...)                                                                 \
     H(name)                                                                                        \
     {                                                                                              \
         int rm = rm_of(h, d);                                                                      \
         if (rm < 0) return;                                                                        \
         unsigned fl = 0;                                                                           \
-        WF(h, d->rd, fn(RD(h, d->rs1), (unsigned)rm, &fl));                                        \
+        WF(h, d->rd, fn(__VA_ARGS__, (unsigned)rm, &fl));                                          \
         accrue(h, fl);                                                                             \
     }
-#define ROUNDED2(name, fn, RD, WF)                                                                 \
-    H(name)                                                                                        \
-    {                                                                                              \
-        int rm = rm_of(h, d);                                                                      \
-        if (rm < 0) return;                                                                        \
-        unsigned fl = 0;                                                                           \
-        WF(h, d->rd, fn(RD(h, d->rs1), RD(h, d->rs2), (unsigned)rm, &fl));                         \
-        accrue(h, fl);                                                                             \
-    }
+#define ROUNDED1(name, fn, RD, WF) ROUNDED(name, fn, WF, RD(h, d->rs1))
+#define ROUNDED2(name, fn, RD, WF) ROUNDED(name, fn, WF, RD(h, d->rs1), RD(h, d->rs2))
 #define ROUNDED3(name, fn, RD, WF)                                                                 \
-    H(name)                                                                                        \
-    {                                                                                              \
-        int rm = rm_of(h, d);                                                                      \
-        if (rm < 0) return;                                                                        \
-        unsigned fl = 0;                                                                           \
-        WF(h, d->rd, fn(RD(h, d->rs1), RD(h, d->rs2), RD(h, d->rs3), (unsigned)rm, &fl));          \
-        accrue(h, fl);                                                                             \
-    }
+    ROUNDED(name, fn, WF, RD(h, d->rs1), RD(h, d->rs2), RD(h, d->rs3))
 ROUNDED2(f_fadd_s, rvfp_add_s, fs, wf_s)
 ROUNDED2(f_fsub_s, rvfp_sub_s, fs, wf_s)
 ROUNDED2(f_fmul_s, rvfp_mul_s, fs, wf_s)

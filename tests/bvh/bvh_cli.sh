@@ -8,18 +8,8 @@ set -u
 bvh=$1 work=$2
 mkdir -p "$work"
 rm -f "$work"/*.xbvh
-fails=0
-expect() { # expect CODE PATTERN -- command...
-    local code=$1 pat=$2
-    shift 3
-    "$@" >"$work/out" 2>"$work/err"
-    local rc=$?
-    if [ "$rc" -ne "$code" ] || { [ -n "$pat" ] && ! grep -q -- "$pat" "$work/err" "$work/out"; }; then
-        echo "FAIL: $* -> exit $rc (want $code, '$pat'), stdout/stderr:"
-        cat "$work/out" "$work/err"
-        fails=$((fails + 1))
-    fi
-}
+. "$(dirname "$0")/../cli_expect.sh"
+expect_in="out err"
 printf 'v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n' >"$work/quad.obj"
 printf 'ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n' >"$work/tri.ply"
 printf 'solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid t\n' >"$work/tri.stl"
@@ -74,5 +64,4 @@ expect 1 "invalid XBVH" -- "$bvh" --info "$work/junk.xbvh"
 expect 1 "invalid XBVH" -- "$bvh" --info "$work/quad.obj"
 expect 1 "missing.xbvh" -- "$bvh" --info "$work/missing.xbvh"
 [ -e "$work/m.xbvh" ] && { echo "FAIL: a refused input left $work/m.xbvh"; fails=$((fails + 1)); }
-[ "$fails" -eq 0 ] && echo "bvh_cli: ok"
-exit $((fails > 0))
+cli_done bvh_cli

@@ -12,12 +12,10 @@
 #include <cmocka.h>
 
 #include "cap_rt_profile.h"
-#include "hart.h"
+#include "hart_rig.h"
 #include "heap_in_use.h"
 #include "mem.h"
 #include "xphmg_ext.h"
-
-#define RAM 0x80000000u
 
 /* Linked with -Wl,--wrap=calloc: every calloc of the units comes here, and fails once
  * when fail_next_calloc is set. */
@@ -45,44 +43,12 @@ static uint32_t itype(uint32_t imm, unsigned rs1, unsigned f3, unsigned rd, unsi
 #define XCVT(rd, rs1, sel)  itype(sel, rs1, 2, rd, 0x0B)
 enum { T0 = 5, A0 = 10, A1, A2, A3, A4, A5, A6, A7, S2, S3, S4 };
 
-typedef struct {
-    sim_mem *m;
-    hart *h;
-    xphmg_ext *e;
-    cap_profile *p;
-} rig;
-
 static void load(rig *r, const uint32_t *w, unsigned n)
 {
     uint8_t *p = mem_ptr(r->m, RAM, 4 * n);
     assert_non_null(p);
     for (unsigned i = 0; i < n; i++)
         memcpy(p + 4 * i, &w[i], 4);
-}
-
-static void up(rig *r, const char *profile_yaml)
-{
-    char err[256];
-    memset(r, 0, sizeof *r);
-    r->m = mem_new(RAM, 1 << 20);
-    assert_non_null(r->m);
-    r->h = hart_new(r->m, RAM);
-    assert_non_null(r->h);
-    if (profile_yaml) {
-        r->p = cap_profile_parse(profile_yaml, strlen(profile_yaml), "t", err, sizeof err);
-        assert_non_null(r->p);
-    }
-    r->e = xphmg_ext_attach(r->h, r->p, err, sizeof err);
-    assert_non_null(r->e);
-    r->h->mtvec = RAM + 0x1000; /* traps land here (an all-zero word: illegal, stops) */
-}
-
-static void down(rig *r)
-{
-    hart_free(r->h);
-    xphmg_ext_free(r->e);
-    cap_profile_free(r->p);
-    mem_free(r->m);
 }
 
 /* Attaching the units to a hart and freeing them gives back every byte (the units'

@@ -56,38 +56,35 @@ static void test_minimal(void **state)
     char err[256] = "";
     cap_profile *p = load("minimal.yaml", err, sizeof err);
     if (!p) fail_msg("%s", err);
+    static const struct {
+        uint32_t addr;
+        uint64_t v;
+        const char *why;
+    } want[] = {
+        {0x7C5, 0, "FEAT0"},
+        {0x7C7, 0x13, "PMASK: 2 banks"},
+        /* CAP.TIER.LDS (P-181): T0_KIB 4 << 16 | T0_SCALAR_VISIBLE 1 << 5 | T0_IN_LDS 1 << 4 |
+         * TIER_COUNT_M1 3 << 2 (T0..T3) | LDS_TIER 0 = 0x40000 + 0x20 + 0x10 + 0xC = 0x4003C
+         * (T0_SHARED 0; the design text's 0x0004007C would include T0_SHARED 1 << 6) */
+        {0x7CA, 0x0004003C, "TIER.LDS"},
+        {0x7DE, 0, "PREC.INTQ (P-178): no quantized integer formats"},
+        {0x7DC, 0x733F, "PREC.CAP: ALT_SUP 31:16 0, ACCW_SUP 0x3 << 8, EW_SUP 0x7 << 12, PET 0x3F"},
+        {0x7C2, 0, "FLAGS: no runtime profiles"},
+        {0x7C4, 0, "PROF.SUP: no runtime profiles"},
+        {0x7E1, 0x00460010, "XMEM.PARAMS"},
+        /* the policy reset is the same as in the default profile (CAP 4.3.3) */
+        {0x7D0, 0x80000, "MODE"},
+        {0x7D2, 0x04000000, "STAT"},
+    };
     cap_state c;
     cap_reset(&c, p);
     uint64_t v;
-    cap_csr_read(&c, 0x7C5, &v);
-    assert_int_equal(v, 0);
-    cap_csr_read(&c, 0x7C7, &v);
-    assert_int_equal(v, 0x13); /* PMASK: 2 banks */
-    /* CAP.TIER.LDS (P-181): T0_KIB 4 << 16 | T0_SCALAR_VISIBLE 1 << 5 | T0_IN_LDS 1 << 4 |
-     * TIER_COUNT_M1 3 << 2 (T0..T3) | LDS_TIER 0 = 0x40000 + 0x20 + 0x10 + 0xC = 0x4003C
-     * (T0_SHARED 0; the design text's 0x0004007C would include T0_SHARED 1 << 6) */
-    cap_csr_read(&c, 0x7CA, &v);
-    assert_int_equal(v, 0x0004003C);
-    /* CAP.PREC.INTQ (P-178): no quantized integer formats */
-    cap_csr_read(&c, 0x7DE, &v);
-    assert_int_equal(v, 0);
-    /* CAP.PREC.CAP.ALT_SUP 31:16 stays 0: ACCW_SUP 0x3 << 8 | EW_SUP 0x7 << 12 | PET 0x3F */
-    cap_csr_read(&c, 0x7DC, &v);
-    assert_int_equal(v, 0x733F);
-    /* no runtime profiles: FLAGS 0, PROF.CUR/SUP 0 */
-    cap_csr_read(&c, 0x7C2, &v);
-    assert_int_equal(v, 0);
-    cap_csr_read(&c, 0x7C4, &v);
-    assert_int_equal(v, 0);
-    cap_csr_read(&c, 0x7DC, &v);
-    assert_int_equal(v, 0x733F);
-    cap_csr_read(&c, 0x7E1, &v);
-    assert_int_equal(v, 0x00460010);
-    /* the policy reset is the same as in the default profile (CAP 4.3.3) */
-    cap_csr_read(&c, 0x7D0, &v);
-    assert_int_equal(v, 0x80000);
-    cap_csr_read(&c, 0x7D2, &v);
-    assert_int_equal(v, 0x04000000);
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        assert_true(cap_csr_read(&c, want[i].addr, &v));
+        if (v != want[i].v)
+            fail_msg("CSR 0x%x (%s): 0x%llx, want 0x%llx", (unsigned)want[i].addr, want[i].why,
+                     (unsigned long long)v, (unsigned long long)want[i].v);
+    }
     /* FP8 through ALT is unsupported here: ALT is an absent field (P-178), the request is
      * an omission (UNSUP_FMT), EFF = MODE */
     cap_csr_write(&c, 0x7D1, 0xC8000000);

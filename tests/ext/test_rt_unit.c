@@ -17,14 +17,12 @@
 
 #include <cmocka.h>
 
-#include "hart.h"
+#include "hart_rig.h"
 #include "heap_in_use.h"
 #include "mem.h"
 #include "xphmg_csr.h"
 #include "xphmg_ext.h"
 
-#define RAM      0x80000000u
-#define RAM_SIZE 0x100000u
 #define UNMAPPED 0x1000u
 
 /* Data placement (inside RAM). */
@@ -103,39 +101,6 @@ enum { A0 = 10, A1 };
 #define PBIN(b)  ((unsigned)(b) << 4)
 #define PBOUT(b) ((unsigned)(b) << 7)
 #define F_NODE8  0x400u
-
-typedef struct {
-    sim_mem *m;
-    hart *h;
-    xphmg_ext *e;
-    cap_profile *p;
-    unsigned next; /* next free instruction slot (the hart caches decoded words) */
-} rig;
-
-static void up(rig *r, const char *profile_yaml)
-{
-    char err[256];
-    memset(r, 0, sizeof *r);
-    r->m = mem_new(RAM, RAM_SIZE);
-    assert_non_null(r->m);
-    r->h = hart_new(r->m, RAM);
-    assert_non_null(r->h);
-    if (profile_yaml) {
-        r->p = cap_profile_parse(profile_yaml, strlen(profile_yaml), "t", err, sizeof err);
-        assert_non_null(r->p);
-    }
-    r->e = xphmg_ext_attach(r->h, r->p, err, sizeof err);
-    assert_non_null(r->e);
-    r->h->mtvec = RAM + 0x1000;
-}
-
-static void down(rig *r)
-{
-    hart_free(r->h);
-    xphmg_ext_free(r->e);
-    cap_profile_free(r->p);
-    mem_free(r->m);
-}
 
 /* Runs one instruction at a fresh address; returns the number of traps it took (0/1). */
 static uint64_t exec1(rig *r, uint32_t w)

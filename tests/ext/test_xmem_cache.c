@@ -349,7 +349,6 @@ static void test_masks_streams_nontemp(void **state)
     xmem_cache_fini(&c);
 }
 
-/* The counters in their guest-visible order (the XML names xmem_l1_<name>). */
 /* A region's descriptor hints on the policy (errata P-208..P-211): STREAM and NONTEMP
  * as instruction hints; WAYMASK only with WAY_PART; LOCK only with LINE_LOCK and
  * LOCK_EN, best effort within ways - 1 per set, counted, never reported; line_sz as a

@@ -6,18 +6,7 @@
 set -u
 gen=$1 work=$2 spec=$3
 mkdir -p "$work"
-fails=0
-expect() { # expect CODE PATTERN -- command...
-    local code=$1 pat=$2
-    shift 3
-    "$@" >"$work/out" 2>"$work/err"
-    local rc=$?
-    if [ "$rc" -ne "$code" ] || ! grep -q -- "$pat" "$work/err"; then
-        echo "FAIL: $* -> exit $rc (want $code), stderr:"
-        cat "$work/err"
-        fails=$((fails + 1))
-    fi
-}
+. "$(dirname "$0")/../cli_expect.sh"
 printf '<ISA><broken>' >"$work/bad.xml"
 expect 2 usage -- "$gen"
 expect 2 "unknown argument" -- "$gen" -x "$spec" --frob
@@ -31,5 +20,4 @@ expect 1 "cannot write" -- "$gen" -x "$spec" --ops "$work/no/such/dir/o.h"
 "$gen" -x "$spec" --ops "$work/o.h" --dec "$work/d.c" --header "$work/i.h" 2>/dev/null ||
     { echo "FAIL: good run"; fails=$((fails + 1)); }
 for f in o.h d.c i.h; do [ -s "$work/$f" ] || { echo "FAIL: $f empty"; fails=$((fails + 1)); }; done
-[ "$fails" -eq 0 ] && echo "gen_cli: ok"
-exit $((fails > 0))
+cli_done gen_cli

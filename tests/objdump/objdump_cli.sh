@@ -7,18 +7,7 @@ set -u
 xod=$1 work=$2
 shift 2
 mkdir -p "$work"
-fails=0
-expect() { # expect CODE PATTERN -- command...
-    local code=$1 pat=$2
-    shift 3
-    "$@" >"$work/out" 2>"$work/err"
-    local rc=$?
-    if [ "$rc" -ne "$code" ] || ! grep -q -- "$pat" "$work/err"; then
-        echo "FAIL: $* -> exit $rc (want $code), stderr:"
-        cat "$work/err"
-        fails=$((fails + 1))
-    fi
-}
+. "$(dirname "$0")/../cli_expect.sh"
 printf 'not an elf at all' >"$work/text.elf"
 head -c 20 /bin/sh >"$work/trunc.elf" 2>/dev/null || printf '\177ELF\002\001\001' >"$work/trunc.elf"
 printf '<ISA><broken>' >"$work/bad.xml"
@@ -31,5 +20,4 @@ expect 1 "trunc.elf" -- "$xod" "$@" -d "$work/trunc.elf"
 expect 1 "missing.elf" -- "$xod" "$@" -d "$work/missing.elf"
 expect 3 "bad.xml" -- "$xod" -x "$work/bad.xml" -d "$work/text.elf"
 expect 3 "nope.xml" -- env XPHMG_SPEC="$work/nope.xml" "$xod" -d "$work/text.elf"
-[ "$fails" -eq 0 ] && echo "objdump_cli: ok"
-exit $((fails > 0))
+cli_done objdump_cli
