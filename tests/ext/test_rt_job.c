@@ -2465,7 +2465,8 @@ static void test_split_kept_in_ring(void **st)
 
 /* rt_job_engine_split_stats: how the last job was shared. test_split_direct's jobs of 640
  * rays (20 blocks) on a 2-thread engine: case 0 over memory written directly, every block
- * placed (none through the ring), the rays of the two threads summing to 640; the same
+ * placed (none through the ring), at least the first a tracer traced kept in its buffer,
+ * the rays of the two threads summing to 640; the same
  * without map_w, every block through the ring; case 9 (a thread held at ray 0 until the
  * other reached block 18), at least blocks 17 and 18 kept in their ring slots; then a job
  * too short to split (100 rays, fewer than 4 blocks) leaves every count at zero. */
@@ -2497,6 +2498,7 @@ static void test_split_stats(void **st)
     rt_job_split_stats sp;
     split_stats_of(0, &direct, e, &sp);
     assert_int_equal(sp.ring_blocks, 0);
+    assert_true(sp.kept_in_ring < sp.blocks); /* a tracer's first block goes to its buffer */
     split_stats_of(0, &MEM_MAPPED, e, &sp);
     assert_int_equal(sp.ring_blocks, DJ_N / 32);
     assert_int_equal(sp.kept_in_ring, 0);
@@ -2548,6 +2550,50 @@ static void test_charge_cached_leaf(void **st)
     check_hit(1, 1, 1, f32(3.0f), f32(0.5f), f32(0.25f));
 }
 
+/* rt_job_engine_split_stats over a job of two rounds: test_split_ring_reuse's 2112 rays
+ * (66 blocks of 32) with the ring kept at 64 blocks (its growth made to fail), over memory
+ * written directly: the counts of the second round add to the first's, each counted
+ * once (the rays of both threads sum to 2112, the blocks to 66), and every miss entry is
+ * there in ray order. */
+static void test_split_stats_rounds(void **st)
+{
+    (void)st;
+    setup(8);
+    scene_two_levels();
+    for (uint32_t i = 0; i < OVR_N; i++) {
+        const uint16_t ray[8] = {h16(5), h16(5), h16(0), h16(0), h16(0), h16(1), h16(0), h16(100)};
+        for (unsigned k = 0; k < 8; k++)
+            w(OVR_RAYS + 16 * i + 2 * k, 2, ray[k]);
+    }
+    queue(QRAY, 0, OVR_N, OVR_N + 1, OVR_RAYS);
+    queue(QMISS, 0, 0, OVR_N + 1, OVR_MISS);
+    rt_job_desc jd;
+    desc(&jd, 0);
+    cap_snap s;
+    snap(&s, CAP_T_FP16);
+    const rt_job_mem direct = {&F, f_load, f_store, f_map, NULL, f_map_w, NULL, NULL};
+    rt_job_engine *e = rt_job_engine_new(2);
+    assert_non_null(e);
+    rt_job_result res;
+    fail_lo = 40000; /* the 66-block result array and lists */
+    fail_hi = 60000;
+    rt_job_run_ex(&jd, &s, &direct, e, &res);
+    fail_lo = SIZE_MAX;
+    fail_hi = 0;
+    rt_job_split_stats sp;
+    rt_job_engine_split_stats(e, &sp);
+    rt_job_engine_free(e);
+    assert_int_equal(res.status, RT_JOB_OK);
+    assert_int_equal(res.misses, OVR_N);
+    for (uint32_t i = 0; i < OVR_N; i++)
+        assert_int_equal(r(OVR_MISS + 4 * i, 4), i);
+    assert_int_equal(sp.block_rays, 32);
+    assert_int_equal(sp.blocks, OVR_N / 32);
+    assert_int_equal(sp.rays_caller + sp.rays_workers, OVR_N);
+    assert_int_equal(sp.ring_blocks, 0);
+    assert_true(sp.kept_in_ring <= sp.blocks);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2597,6 +2643,7 @@ int main(void)
         cmocka_unit_test(test_split_direct),
         cmocka_unit_test(test_split_kept_in_ring),
         cmocka_unit_test(test_split_stats),
+        cmocka_unit_test(test_split_stats_rounds),
         cmocka_unit_test(test_job_charge),
         cmocka_unit_test(test_charge_after_hit),
         cmocka_unit_test(test_charge_cached_leaf),

@@ -899,7 +899,7 @@ __attribute__((always_inline)) static inline bool emit(job_ctx *c, queue *rq, qu
  * SPLIT_BLOCKS_LONG blocks of that size (split_block). */
 #define SPLIT_BLOCK       32u
 #define SPLIT_BLOCK_MAX   128u
-#define SPLIT_BLOCKS_LONG 512u
+#define SPLIT_BLOCKS_LONG 256u
 /* The ring holds every block of a job up to SPLIT_RING_MAX units of SPLIT_BLOCK rays (1M
  * rays), at least SPLIT_RING_MIN; a longer job is split ring by ring. A whole job in the ring means
  * the appending thread never waits for a block while others are left to trace: on a host whose
@@ -1053,7 +1053,7 @@ static ray_out *ring_of(const split_job *sj, uint64_t b)
 /* Rays per block of a split job of n rays. A block is handed over between threads (the
  * next counter, the block's line read and written on both cores): rt-mt2 measured that at
  * 4-5 ns per ray of a job in blocks of SPLIT_BLOCK, so a long job takes longer blocks, as
- * long as each thread still gets hundreds of them (an uneven end costs one block). */
+ * long as the job still has SPLIT_BLOCKS_LONG of them (an uneven end costs one block). */
 static uint32_t split_block(uint32_t n)
 {
     uint32_t block = SPLIT_BLOCK;
