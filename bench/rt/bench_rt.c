@@ -601,12 +601,12 @@ int main(int argc, char **argv)
                        hits ? 100.0 * (double)tclose / (double)hits : 100.0);
                 if (split.blocks)
                     printf("  %-8s     | split: rays %.1f%% caller / %.1f%% workers, %" PRIu64
-                           " blocks: %" PRIu64 " through the ring, %" PRIu64
+                           " blocks of %" PRIu64 ": %" PRIu64 " through the ring, %" PRIu64
                            " kept in ring slots; caller waited %.1f us, %.1f us at the end\n",
                            "", 100.0 * (double)split.rays_caller / (double)nr,
                            100.0 * (double)split.rays_workers / (double)nr, split.blocks,
-                           split.ring_blocks, split.kept_in_ring, 1e-3 * (double)split.wait_ns,
-                           1e-3 * (double)split.end_ns);
+                           split.block_rays, split.ring_blocks, split.kept_in_ring,
+                           1e-3 * (double)split.wait_ns, 1e-3 * (double)split.end_ns);
                 /* Rays grazing an edge may legitimately differ (different triangle
                  * tests); more than 1% means one of the two traversals is wrong. */
                 if (agree < 99.0) status = 1;
@@ -629,9 +629,11 @@ int main(int argc, char **argv)
         "1 thread, ours and Embree's (1.000: no work added by splitting; the best 2-thread "
         "speed-up is 2 / it); split = how the fastest 2-thread job of ours was shared: rays traced "
         "by "
-        "the calling thread and the worker, blocks of 32 rays appended, those appended ray by ray "
+        "the calling thread and the worker, blocks appended (of 32 to 128 rays), those appended "
+        "ray by ray "
         "from the ring (rather than placed and written by their tracer) and those whose "
-        "tracer, ahead of the append by more than 16 blocks, kept them in their ring slot, and "
+        "tracer, ahead of the append by more than its buffer holds (512 rays), kept them in their "
+        "ring slot, and "
         "the calling thread's waits for a block traced elsewhere and for the worker at the "
         "end\n");
     free(rays);

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cap.h"
+#include "xphmg_csr.h"
 #include "rt_job.h"
 #include "rt_result_eq.h"
 #include "xphmg/bvh.h"
@@ -740,6 +741,80 @@ static void test_split_same_stores(void **state)
     }
 }
 
+/* A split job long enough for blocks of 128 rays (rt_job.c split_block: from 65,536 rays)
+ * leaves the bytes and result of one thread: 70,000 rays at the sphere's triangles
+ * (546 blocks of 128 and one of 112), lanes 5, 16, 32 and 63 of every 64 off, through
+ * memory written directly. Cases: 0 the whole job (2 threads: blocks of 128, none through
+ * the ring); 1 the hit queue fills at its 20,000th hit, in mid-block; 2 the record of ray
+ * 40,000 (in the middle of block 312) and every later one lie in a hole that map() does not
+ * serve and loads fault in: the tracer that meets it declines, and the job ends at ray
+ * 40,000 with a memory fault, under fault-only-first (case 3) as FOF_STOP at that lane; 4
+ * as 0 through memory not written directly (every block through the ring). On engines of
+ * 1, 2 and 3 threads. REQ: RT-044 RT-098 */
+#define LONG_RAYS 70000u
+static void test_split_long_blocks(void **state)
+{
+    (void)state;
+    static const rt_job_status want[5] = {RT_JOB_OK, RT_JOB_QUEUE_FULL, RT_JOB_MEM_FAULT,
+                                          RT_JOB_FOF_STOP, RT_JOB_OK};
+    for (unsigned c = 0; c < 5; c++) {
+        rt_job_result rref = {0};
+        uint8_t *mref = NULL;
+        for (unsigned threads = 1; threads <= 3; threads++) {
+            scene sc;
+            scene_make(&sc, LONG_RAYS);
+            sc.jd.lanes_off = UINT64_C(0x8000000100010020);
+            if (c == 2 || c == 3) {
+                sc.f.hole_lo = LOAD_ADDR + sc.rays + 32u * 40000;
+                sc.f.hole_hi = LOAD_ADDR + sc.hits;
+                sc.f.hole_faults = true;
+            }
+            if (c == 1) rt_le_put(sc.f.ram + sc.q + RT_QUEUE_BYTES + 8, 4, 20001);
+            if (c == 3) {
+                cap_state cs;
+                cap_reset(&cs, NULL);
+                assert_true(
+                    cap_csr_write(&cs, XPHMG_CSR_CAP_XMEM_SVMSCL, CAP_XMEM_SVMSCL_FOF_MASK));
+                cap_snapshot(&cs, &sc.s);
+                sc.s.pet = CAP_T_FP32;
+                sc.s.pol.q = false;
+            }
+            rt_job_mem mem = {&sc.f, f_load, f_store, f_map, NULL, c == 4 ? NULL : f_map_w,
+                              NULL,  NULL};
+            rt_job_engine *e = rt_job_engine_new(threads);
+            assert_non_null(e);
+            assert_int_equal(rt_job_engine_threads(e), threads);
+            rt_job_result r;
+            rt_job_run_ex(&sc.jd, &sc.s, &mem, e, &r);
+            rt_job_split_stats st;
+            rt_job_engine_split_stats(e, &st);
+            rt_job_engine_free(e);
+            assert_int_equal(r.status, want[c]);
+            if (c == 1) assert_int_equal(r.hits, 20000);
+            if (c == 2 || c == 3) {
+                assert_int_equal(r.rays, 40000);
+                assert_int_equal(r.svfaulti, 40000);
+            }
+            if (threads > 1) assert_int_equal(st.block_rays, 128);
+            if (threads > 1 && (c == 0 || c == 4)) {
+                assert_int_equal(st.blocks, (LONG_RAYS + 127) / 128);
+                assert_int_equal(st.ring_blocks, c == 4 ? st.blocks : 0);
+                assert_int_equal(st.rays_caller + st.rays_workers, LONG_RAYS);
+            }
+            if (threads == 1) {
+                rref = r;
+                mref = sc.f.ram;
+                sc.f.ram = NULL;
+            } else {
+                assert_memory_equal(sc.f.ram, mref, sc.f.size);
+                assert_rt_result_equal(&r, &rref);
+            }
+            scene_free(&sc);
+        }
+        free(mref);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -756,6 +831,7 @@ int main(void)
         cmocka_unit_test(test_cache_job_overwrites_nodes),
         cmocka_unit_test(test_cache_job_overwrites_triangles),
         cmocka_unit_test(test_split_same_stores),
+        cmocka_unit_test(test_split_long_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

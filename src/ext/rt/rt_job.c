@@ -113,9 +113,9 @@ struct rt_job_engine {
     unsigned threads; /* tracing threads: the caller's and the workers */
     node_cache cache;
     cache_keep keep;
-    ray_out *ring;       /* a split job's traced results its tracers did not keep (ring_blocks
-                            blocks) */
-    block_state *blocks; /* per ring slot */
+    ray_out *ring;       /* a split job's traced results its tracers did not keep in their
+                            buffers: ring_blocks units of SPLIT_BLOCK */
+    block_state *blocks; /* per ring slot (ring_blocks: enough for blocks of any size) */
     uint64_t *kept_q;    /* each tracer's list of kept blocks (tracer.kept_q): ring_blocks a
                             tracer, kept_tracers of them */
     uint64_t ring_blocks;
@@ -871,7 +871,7 @@ __attribute__((always_inline)) static inline bool emit(job_ctx *c, queue *rq, qu
 
 /* ---- split jobs (rt_job.h: parallel tracing, appended in ray order) ----
  *
- * The rays are dealt in blocks of SPLIT_BLOCK to whichever thread asks next. The caller's
+ * The rays are dealt in blocks (split_block) to whichever thread asks next. The caller's
  * thread appends the blocks in ray order as they complete (the same stores as one thread,
  * to the same final memory) and traces blocks itself while the next block to append is
  * still being traced elsewhere. Tracers read only through map and never read what the
@@ -895,17 +895,22 @@ __attribute__((always_inline)) static inline bool emit(job_ctx *c, queue *rq, qu
  * is written once per job, apart from everything a tracer reads, and the caller's thread
  * goes on (alone, or back to the hart) only once every placed block has been written. */
 
-#define SPLIT_BLOCK 32u
-/* The ring holds every block of a job up to SPLIT_RING_MAX blocks (1M rays), at least
- * SPLIT_RING_MIN; a longer job is split ring by ring. A whole job in the ring means the
- * appending thread never waits for a block while others are left to trace: on a host
- * whose cores are busy with other work, a worker that is not scheduled then holds up the
- * append once, at the end, not once per ring's worth. */
+/* Rays per block: SPLIT_BLOCK, or up to SPLIT_BLOCK_MAX in a job long enough for
+ * SPLIT_BLOCKS_LONG blocks of that size (split_block). */
+#define SPLIT_BLOCK       32u
+#define SPLIT_BLOCK_MAX   128u
+#define SPLIT_BLOCKS_LONG 512u
+/* The ring holds every block of a job up to SPLIT_RING_MAX units of SPLIT_BLOCK rays (1M
+ * rays), at least SPLIT_RING_MIN; a longer job is split ring by ring. A whole job in the ring means
+ * the appending thread never waits for a block while others are left to trace: on a host whose
+ * cores are busy with other work, a worker that is not scheduled then holds up the append once, at
+ * the end, not once per ring's worth. */
 #define SPLIT_RING_MIN 64u
 #define SPLIT_RING_MAX (1u << 15)
-/* Kept blocks whose results a tracer holds in a buffer of its own (in its core's cache;
- * the others wait in their ring slots): the appending thread places the next block about
- * once per block it traces, so a few are enough while both threads run. */
+/* Kept blocks of SPLIT_BLOCK rays whose results a tracer holds in a buffer of its own (in
+ * its core's cache; the others wait in their ring slots): the appending thread places the
+ * next block about once per block it traces, so a few are enough while both threads run.
+ * (Of longer blocks it holds as many as fit.) */
 #define SPLIT_KEEP 16u
 #define IN_RING    SPLIT_KEEP /* a kept block whose results are in its ring slot */
 #define PLACED(b)  (2 * (uint64_t)(b) + 2)
@@ -923,7 +928,8 @@ struct split_job {
     bool direct;             /* tracers may keep blocks and write their entries */
     const uint64_t (*wr)[2]; /* what the job writes (job_writes) */
     uint64_t rays[2];        /* the ray slots, apart from wr */
-    uint64_t ring;           /* blocks in the ring (eng->ring_blocks) */
+    uint32_t block;          /* rays per block (split_block) */
+    uint64_t ring;           /* blocks in the ring (eng->ring_blocks units of SPLIT_BLOCK) */
     uint64_t b0, b1;         /* this round's blocks: [b0, b1), at most ring of them */
     /* Each on a cache line of its own (written by different threads). */
     _Alignas(128) atomic_uint_fast64_t next;   /* the next block to trace */
@@ -960,9 +966,9 @@ typedef struct {
      * IN_RING). A round's blocks all fit: sj->ring entries. */
     uint64_t *kept_q;
     uint64_t kept_first, kept_end;
-    uint32_t kept_free;          /* the slots of kept not in use, one bit each */
-    uint64_t rays, kept_in_ring; /* traced, for rt_job_split_stats */
-    ray_out kept[SPLIT_KEEP][SPLIT_BLOCK];
+    uint32_t kept_free, kept_all; /* the slots of kept not in use, and all of them: a bit each */
+    uint64_t rays, kept_in_ring;  /* traced, for rt_job_split_stats */
+    ray_out kept[SPLIT_KEEP * SPLIT_BLOCK]; /* slot k: from kept + k * sj->block */
 } tracer;
 
 static void tracer_init(tracer *tr, split_job *sj)
@@ -987,7 +993,8 @@ static void tracer_init(tracer *tr, split_job *sj)
     tr->kept_q = sj->eng->kept_q + atomic_fetch_add(&sj->tracers, 1) * sj->ring;
     tr->rays = tr->kept_in_ring = 0;
     tr->kept_first = tr->kept_end = 0;
-    tr->kept_free = (UINT32_C(1) << SPLIT_KEEP) - 1;
+    tr->kept_all = (UINT32_C(1) << (SPLIT_KEEP * SPLIT_BLOCK / sj->block)) - 1;
+    tr->kept_free = tr->kept_all;
     tr->c = (job_ctx){.m = &tr->m,
                       .r = &tr->scratch,
                       .nc = &tr->view,
@@ -1040,14 +1047,26 @@ static block_state *block_of(const split_job *sj, uint64_t b)
 
 static ray_out *ring_of(const split_job *sj, uint64_t b)
 {
-    return sj->eng->ring + (b % sj->ring) * SPLIT_BLOCK;
+    return sj->eng->ring + (b % sj->ring) * sj->block;
+}
+
+/* Rays per block of a split job of n rays. A block is handed over between threads (the
+ * next counter, the block's line read and written on both cores): rt-mt2 measured that at
+ * 4-5 ns per ray of a job in blocks of SPLIT_BLOCK, so a long job takes longer blocks, as
+ * long as each thread still gets hundreds of them (an uneven end costs one block). */
+static uint32_t split_block(uint32_t n)
+{
+    uint32_t block = SPLIT_BLOCK;
+    while (block < SPLIT_BLOCK_MAX && n / (2 * block) >= SPLIT_BLOCKS_LONG)
+        block *= 2;
+    return block;
 }
 
 /* Block b's rays: [*j0, *j1) of the job. */
 static void block_rays(const split_job *sj, uint64_t b, uint32_t *j0, uint32_t *j1)
 {
-    *j0 = (uint32_t)(b * SPLIT_BLOCK);
-    *j1 = sj->n - *j0 > SPLIT_BLOCK ? *j0 + SPLIT_BLOCK : sj->n;
+    *j0 = (uint32_t)(b * sj->block);
+    *j1 = sj->n - *j0 > sj->block ? *j0 + sj->block : sj->n;
 }
 
 /* Block b's results o go to its ring slot. */
@@ -1070,7 +1089,7 @@ static bool trace_block(split_job *sj, tracer *tr, uint64_t b)
     uint32_t j0, j1;
     block_rays(sj, b, &j0, &j1);
     unsigned slot = tr->keep && tr->kept_free ? (unsigned)__builtin_ctz(tr->kept_free) : IN_RING;
-    ray_out *o0 = slot != IN_RING ? tr->kept[slot] : ring_of(sj, b), *o = o0;
+    ray_out *o0 = slot != IN_RING ? tr->kept + slot * sj->block : ring_of(sj, b), *o = o0;
     unsigned rsz = rt_ray_bytes(tr->k.e);
     rt_ray_pre p;
     uint32_t cap = tr->ray_cap, i = (uint32_t)(((uint64_t)tr->ray_head + j0) % cap);
@@ -1187,9 +1206,10 @@ static void kept_flush(split_job *sj, tracer *tr, bool wait)
             if (st != PLACED(b) && st != TO_RING(b)) break; /* the rest are dropped */
         }
         if (st == PLACED(b)) {
-            kept_write(sj, tr, b, bs, slot != IN_RING ? tr->kept[slot] : ring_of(sj, b));
+            kept_write(sj, tr, b, bs,
+                       slot != IN_RING ? tr->kept + slot * sj->block : ring_of(sj, b));
         } else {
-            if (slot != IN_RING) ring_put(sj, b, tr->kept[slot]);
+            if (slot != IN_RING) ring_put(sj, b, tr->kept + slot * sj->block);
             atomic_store_explicit(&bs->in_ring, b + 1, memory_order_release);
         }
         if (slot != IN_RING) tr->kept_free |= UINT32_C(1) << slot;
@@ -1197,7 +1217,7 @@ static void kept_flush(split_job *sj, tracer *tr, bool wait)
     }
     /* None left (or the rest dropped): the list starts again at its beginning. */
     tr->kept_first = tr->kept_end = 0;
-    tr->kept_free = (UINT32_C(1) << SPLIT_KEEP) - 1;
+    tr->kept_free = tr->kept_all;
 }
 
 /* A worker's share of a split job: blocks until none is left, the job stops, or it
@@ -1489,7 +1509,7 @@ static uint32_t split_run(split_job *sj, job_ctx *c, queue *rq, queue *hq, queue
     tracer_init(&tr, sj);
     pool_start(eng, sj);
     uint64_t b = sj->b0;
-    uint32_t j = (uint32_t)(b * SPLIT_BLOCK);
+    uint32_t j = (uint32_t)(b * sj->block);
     unsigned spins = 0;
     uint64_t wait0 = 0; /* when the wait for block b began (0: not waiting) */
     *ended = false;
@@ -1541,6 +1561,44 @@ static uint32_t split_run(split_job *sj, job_ctx *c, queue *rq, queue *hq, queue
     eng->stats.rays_workers += atomic_load(&sj->traced) - tr.rays;
     eng->stats.kept_in_ring += atomic_load(&sj->kept_in_ring);
     eng->stats.blocks += b - sj->b0;
+    return j;
+}
+
+/* A job of n rays split across the engine's threads, a ring's worth of blocks at a time
+ * (split_run), the next round once one has completed. Returns the ray the calling thread
+ * goes on from alone (n: none), *ended as split_run. Not inlined into rt_job_run_ex, whose
+ * one-thread loop then keeps its registers. */
+static __attribute__((noinline)) uint32_t
+split_job_run(rt_job_engine *eng, job_ctx *c, const trav_cfg *k, const cap_snap *s,
+              uint64_t lanes_off, queue *rq, queue *hq, queue *mq, uint32_t n,
+              const uint64_t wr[5][2], uint64_t rays_end, bool *ended)
+{
+    split_job sj = {.k = k,
+                    .s = s,
+                    .m = c->m,
+                    .eng = eng,
+                    .rq = rq,
+                    .hq = hq,
+                    .mq = mq,
+                    .n = n,
+                    .lanes_off = lanes_off,
+                    .oob_zero = c->fetch.oob_zero,
+                    .direct = rq->desc_w && hq->desc_w && mq->desc_w && hq->base_w && mq->base_w &&
+                              writes_disjoint(wr),
+                    .wr = wr,
+                    .rays = {rq->base, rays_end},
+                    .block = split_block(n)};
+    uint64_t blocks = ((uint64_t)n + sj.block - 1) / sj.block;
+    uint64_t units = blocks * (sj.block / SPLIT_BLOCK); /* of SPLIT_BLOCK rays */
+    ring_fit(eng, units < SPLIT_RING_MAX ? units : SPLIT_RING_MAX);
+    sj.ring = eng->ring_blocks / (sj.block / SPLIT_BLOCK);
+    eng->stats.block_rays = sj.block;
+    uint32_t j = 0;
+    for (sj.b0 = 0; sj.b0 < blocks && !*ended && j == sj.b0 * sj.block; sj.b0 = sj.b1) {
+        sj.b1 = blocks - sj.b0 > sj.ring ? sj.b0 + sj.ring : blocks;
+        j = split_run(&sj, c, rq, hq, mq, ended);
+    }
+    cache_fit_job(&eng->cache);
     return j;
 }
 
@@ -1682,31 +1740,9 @@ void rt_job_run_ex(const rt_job_desc *jd, const cap_snap *s, const rt_job_mem *m
     r->svfaulti = ~UINT64_C(0);
     uint32_t j = 0;
     bool ended = false;
-    if (eng->workers > 0 && m->map && !m->charge && n >= 4 * SPLIT_BLOCK && rays_apart) {
-        split_job sj = {.k = &cfg,
-                        .s = s,
-                        .m = m,
-                        .eng = eng,
-                        .rq = &rq,
-                        .hq = &hq,
-                        .mq = &mq,
-                        .n = n,
-                        .lanes_off = jd->lanes_off,
-                        .oob_zero = c.fetch.oob_zero,
-                        .direct = rq.desc_w && hq.desc_w && mq.desc_w && hq.base_w && mq.base_w &&
-                                  writes_disjoint(wr),
-                        .wr = (const uint64_t(*)[2])wr,
-                        .rays = {rq.base, rays_end}};
-        uint64_t blocks = ((uint64_t)n + SPLIT_BLOCK - 1) / SPLIT_BLOCK;
-        ring_fit(eng, blocks < SPLIT_RING_MAX ? blocks : SPLIT_RING_MAX);
-        sj.ring = eng->ring_blocks;
-        /* A ring's worth of blocks at a time; the next round once one has completed. */
-        for (sj.b0 = 0; sj.b0 < blocks && !ended && j == sj.b0 * SPLIT_BLOCK; sj.b0 = sj.b1) {
-            sj.b1 = blocks - sj.b0 > sj.ring ? sj.b0 + sj.ring : blocks;
-            j = split_run(&sj, &c, &rq, &hq, &mq, &ended);
-        }
-        cache_fit_job(nc);
-    }
+    if (eng->workers > 0 && m->map && !m->charge && n >= 4 * SPLIT_BLOCK && rays_apart)
+        j = split_job_run(eng, &c, &cfg, s, jd->lanes_off, &rq, &hq, &mq, n,
+                          (const uint64_t(*)[2])wr, rays_end, &ended);
     /* Ray j of the job is its lane j (RT 8.2): a masked-off lane is not traced, and a
      * fault of lane j > 0 under fault-only-first stops the job there (errata P-320). */
     uint32_t i = (uint32_t)(((uint64_t)rq.head + j) % rq.cap);

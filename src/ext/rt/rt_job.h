@@ -195,14 +195,15 @@ rt_job_engine *rt_job_engine_new(unsigned threads);
 void rt_job_engine_free(rt_job_engine *e);
 unsigned rt_job_engine_threads(const rt_job_engine *e);
 /* How the last job on an engine was split across its threads (rt_job.c "split jobs"), for
- * benchmarks: rays traced by the calling thread and by the workers, blocks of SPLIT_BLOCK
- * rays (all appended in ray order), those appended ray by ray from the ring (a fault, an
+ * benchmarks: rays traced by the calling thread and by the workers, blocks (of 32 to 128
+ * rays, all appended in ray order), those appended ray by ray from the ring (a fault, an
  * exception, a queue filling, memory not written directly) and those kept in their ring
  * slot (a tracer ahead of the append by more than it buffers), and the nanoseconds the
  * calling thread waited for a block traced elsewhere, and for the workers at the end. All
  * zero after a job that was not split. */
 typedef struct {
     uint64_t rays_caller, rays_workers;
+    uint64_t block_rays; /* rays per block */
     uint64_t blocks, ring_blocks, kept_in_ring;
     uint64_t wait_ns, end_ns;
 } rt_job_split_stats;

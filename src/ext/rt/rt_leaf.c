@@ -49,8 +49,7 @@ tri4_vert(const uint8_t *const row[4], __m128 vert[3][3])
  * comparisons, the same divisions and roundings to binary32 (MXCSR is round to nearest
  * even inside rt_rne_enter), so each lane computes the bits the scalar test computes for
  * its triangle. For a ray with neither NaN nor a zero direction (lr->none false) whose
- * shear axes are kx, ky, kz (constants where leaf_axes expands it, so that the vertex
- * columns stay in registers). Returns the mask of hit lanes, their t, u, v in t/u/v.
+ * shear axes are kx, ky, kz. Returns the mask of hit lanes, their t, u, v in t/u/v.
  * Lanes k >= n repeat triangle n - 1 and are masked off. */
 /* REQ: RT-059 RT-062 RT-065 */
 __attribute__((target("avx"), always_inline)) static inline unsigned
@@ -65,13 +64,18 @@ tri4_axes(const rt_leaf_ray *lr, const uint8_t *const row[4], unsigned n, const 
     const __m256d ox = _mm256_broadcast_sd(&lr->ox), oy = _mm256_broadcast_sd(&lr->oy);
     const __m256d oz = _mm256_broadcast_sd(&lr->oz);
     __m256d x[3], y[3], z[3]; /* per vertex: sheared x and y, translated z */
+    /* vertex k's columns kx, ky, kz: the ray's axis order as data, the columns read back
+     * through three pointers (made opaque so that the compiler keeps three and does not
+     * derive, hoist and spill nine) */
+    const __m128 *cx = &vert[0][kx], *cy = &vert[0][ky], *cz = &vert[0][kz];
+    __asm__("" : "+r"(cx), "+r"(cy), "+r"(cz));
 #pragma GCC unroll 3
     for (unsigned k = 0; k < 3; k++) {
-        z[k] = _mm256_sub_pd(_mm256_cvtps_pd(vert[k][kz]), oz);
+        z[k] = _mm256_sub_pd(_mm256_cvtps_pd(cz[3 * k]), oz);
         x[k] =
-            _mm256_sub_pd(_mm256_sub_pd(_mm256_cvtps_pd(vert[k][kx]), ox), _mm256_mul_pd(sx, z[k]));
+            _mm256_sub_pd(_mm256_sub_pd(_mm256_cvtps_pd(cx[3 * k]), ox), _mm256_mul_pd(sx, z[k]));
         y[k] =
-            _mm256_sub_pd(_mm256_sub_pd(_mm256_cvtps_pd(vert[k][ky]), oy), _mm256_mul_pd(sy, z[k]));
+            _mm256_sub_pd(_mm256_sub_pd(_mm256_cvtps_pd(cy[3 * k]), oy), _mm256_mul_pd(sy, z[k]));
     }
     /* eu = cx*by - cy*bx, ev = ax*cy - ay*cx, ew = bx*ay - by*ax (a, b, c: vertices 0-2) */
     __m256d eu = _mm256_sub_pd(_mm256_mul_pd(x[2], y[1]), _mm256_mul_pd(y[2], x[1]));
@@ -105,18 +109,29 @@ tri4_axes(const rt_leaf_ray *lr, const uint8_t *const row[4], unsigned n, const 
     return mask & (unsigned)_mm_movemask_ps(ok);
 }
 
-/* rt_leaf_mem's AVX path for the axis order kx, ky, kz: four triangles at a time, hits
- * taken in index order (so an any-hit search stops where the scalar loop stops). */
-__attribute__((target("avx"), always_inline)) static inline bool
-leaf_axes(const rt_leaf_ray *lr, const uint8_t *mem, uint32_t first, uint32_t count,
-          rt_tri_hit *best, const unsigned kx, const unsigned ky, const unsigned kz)
+/* The byte offset of row k (1-3) of a group of n triangles (36 bytes each): triangle
+ * min(k, n - 1), group_rows[n - 1][k - 1] (row 0 is triangle 0). */
+static const uint8_t group_rows[4][3] = {{0, 0, 0}, {36, 36, 36}, {36, 72, 72}, {36, 72, 108}};
+
+/* rt_leaf_mem's AVX path: four triangles at a time, hits taken in index order (so an
+ * any-hit search stops where the scalar loop stops). The ray's axis order is data: one
+ * loop for every ray. (It was expanded for each of the six axis orders, the columns in
+ * registers: 3.5% fewer instructions on the soup, but six copies of the loop to keep in
+ * the instruction caches and a different call target from one ray to the next;
+ * bench/README.md "rt-soup".) */
+__attribute__((target("avx"))) static bool leaf_x4(const rt_leaf_ray *lr, const uint8_t *mem,
+                                                   uint32_t first, uint32_t count, rt_tri_hit *best)
 {
+    const unsigned kx = lr->p->kx, ky = lr->p->ky, kz = lr->p->kz;
     for (uint32_t i0 = 0; i0 < count; i0 += 4) {
         const uint8_t *q = mem + 36u * (size_t)i0, *row[4];
         unsigned n = count - i0 < 4 ? count - i0 : 4;
-#pragma GCC unroll 4
-        for (unsigned k = 0; k < 4; k++)
-            row[k] = q + 36u * (k < n ? k : n - 1);
+        /* row k is triangle min(k, n - 1), from a table rather than by comparisons: the
+         * leaves' counts (1-4, mixed) would make those branches mispredict */
+        row[0] = q;
+#pragma GCC unroll 3
+        for (unsigned k = 1; k < 4; k++)
+            row[k] = q + group_rows[n - 1][k - 1];
         float t[4], u[4], v[4];
         for (unsigned hit = tri4_axes(lr, row, n, kx, ky, kz, t, u, v); hit; hit &= hit - 1) {
             unsigned j = (unsigned)__builtin_ctz(hit);
@@ -126,23 +141,6 @@ leaf_axes(const rt_leaf_ray *lr, const uint8_t *mem, uint32_t first, uint32_t co
     return true;
 }
 
-/* leaf_axes for each of the six axis orders, by rt_leaf_ray.perm = 2 kz + (kx > ky). */
-#define LEAF_X4(name, kx, ky, kz)                                                                  \
-    __attribute__((target("avx"))) static bool name(const rt_leaf_ray *lr, const uint8_t *mem,     \
-                                                    uint32_t first, uint32_t count,                \
-                                                    rt_tri_hit *best)                              \
-    {                                                                                              \
-        return leaf_axes(lr, mem, first, count, best, kx, ky, kz);                                 \
-    }
-LEAF_X4(leaf_x4_120, 1, 2, 0)
-LEAF_X4(leaf_x4_210, 2, 1, 0)
-LEAF_X4(leaf_x4_021, 0, 2, 1)
-LEAF_X4(leaf_x4_201, 2, 0, 1)
-LEAF_X4(leaf_x4_012, 0, 1, 2)
-LEAF_X4(leaf_x4_102, 1, 0, 2)
-static bool (*const leaf_x4[6])(const rt_leaf_ray *, const uint8_t *, uint32_t, uint32_t,
-                                rt_tri_hit *) = {leaf_x4_120, leaf_x4_210, leaf_x4_021,
-                                                 leaf_x4_201, leaf_x4_012, leaf_x4_102};
 #endif
 
 /* rt_tri_test_pre of triangle prim (tri) and, on a hit, take; false when an any-hit search
@@ -193,7 +191,7 @@ __attribute__((always_inline)) static inline void leaf_loop(rt_leaf_ray *lr, boo
         atomic_store_explicit(&host_x4, avx, memory_order_relaxed);
     }
     /* (a NaN range fails tri4_axes's t test as the scalar test's NaN check does) */
-    if (x4 && avx) lr->mem = lr->none ? leaf_none : leaf_x4[lr->perm];
+    if (x4 && avx) lr->mem = lr->none ? leaf_none : leaf_x4;
 #else
     (void)x4;
     (void)leaf_none;
@@ -217,7 +215,6 @@ void rt_leaf_ray_init(const rt_ray_pre *p, bool cull_back, unsigned eps_code, bo
     lr->cull_back = cull_back;
     lr->any = any;
     lr->eps_code = eps_code;
-    lr->perm = (uint8_t)(2 * p->kz + (p->kx > p->ky));
     lr->ox = (double)p->r.org[p->kx];
     lr->oy = (double)p->r.org[p->ky];
     lr->oz = (double)p->r.org[p->kz];

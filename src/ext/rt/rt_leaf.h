@@ -47,8 +47,8 @@ rt_fetch_status rt_leaf_closest(const rt_tri_src *src, uint32_t first, uint32_t 
  * ray by rt_leaf_ray_init for the culling, tolerance code and any-hit of rt_leaf_closest. */
 typedef struct rt_leaf_ray rt_leaf_ray;
 struct rt_leaf_ray {
-    /* the loop rt_leaf_mem runs: the ray's whole-ray miss, the AVX loop expanded for its
-     * axis order, or the scalar loop */
+    /* the loop rt_leaf_mem runs: the ray's whole-ray miss, the AVX loop, or the scalar
+     * loop */
     bool (*mem)(const rt_leaf_ray *lr, const uint8_t *tris, uint32_t first, uint32_t count,
                 rt_tri_hit *best);
     const rt_ray_pre *p;
@@ -56,7 +56,6 @@ struct rt_leaf_ray {
     bool none;    /* every triangle test misses (a NaN in the ray, a zero direction) */
     bool cull_back, any;
     unsigned eps_code;
-    uint8_t perm;      /* 2 kz + (kx > ky): which of the six shear axis orders the ray has */
     double ox, oy, oz; /* org[kx], org[ky], org[kz] in binary64 */
 };
 void rt_leaf_ray_init(const rt_ray_pre *p, bool cull_back, unsigned eps_code, bool any,
