@@ -18,6 +18,21 @@
 #error PROFILE_DIR must name the profiles/ folder
 #endif
 
+/* Profile p's value of CSR a (VALUE_AT_IS: in runtime profile i) is want. Macros, so that a
+ * failure names the line of the check. */
+#define VALUE_IS(p, a, want)                                                                       \
+    do {                                                                                           \
+        uint64_t v_;                                                                               \
+        assert_true(cap_profile_value(p, a, &v_));                                                 \
+        assert_int_equal(v_, want);                                                                \
+    } while (0)
+#define VALUE_AT_IS(p, i, a, want)                                                                 \
+    do {                                                                                           \
+        uint64_t v_;                                                                               \
+        assert_true(cap_profile_value_at(p, i, a, &v_));                                           \
+        assert_int_equal(v_, want);                                                                \
+    } while (0)
+
 static cap_profile *load(const char *file, char *err, size_t n)
 {
     char path[512];
@@ -173,11 +188,8 @@ static void test_bad_input(void **state)
                          "  cap_feat1: 0b1010\n";
     cap_profile *p = cap_profile_parse(ok, strlen(ok), "ok.yaml", err, sizeof err);
     assert_non_null(p);
-    uint64_t v;
-    assert_true(cap_profile_value(p, 0x7C5, &v));
-    assert_int_equal(v, 0x119);
-    assert_true(cap_profile_value(p, 0x7C6, &v));
-    assert_int_equal(v, 0xA);
+    VALUE_IS(p, 0x7C5, 0x119);
+    VALUE_IS(p, 0x7C6, 0xA);
     cap_profile_free(p);
 #undef HDR
 }
@@ -190,17 +202,13 @@ static void test_bf16_lite_support(void **state)
     char err[256] = "";
     cap_profile *p = load("default.yaml", err, sizeof err);
     if (!p) fail_msg("%s", err);
-    uint64_t v;
     /* ALU: codes 0-5, 8-12 = 0x3F | 0x1F00 = 0x1F3F */
-    assert_true(cap_profile_value(p, 0x7D8, &v));
-    assert_int_equal(v, 0x1F3F);
+    VALUE_IS(p, 0x7D8, 0x1F3F);
     /* PREC.CAP: ALT_SUP 0x3E (codes 1-5) << 16 | EW_SUP 0x7 << 12 | ACCW_SUP 0xF << 8 |
      * PET_SUP 0x3F = 0x003E0000 + 0x7000 + 0xF00 + 0x3F = 0x003E7F3F */
-    assert_true(cap_profile_value(p, 0x7DC, &v));
-    assert_int_equal(v, 0x003E7F3F);
+    VALUE_IS(p, 0x7DC, 0x003E7F3F);
     /* FP8: E4M3 bit 0, E5M2 bit 1, BF16_LITE bit 2 = 0x7 */
-    assert_true(cap_profile_value(p, 0x7DD, &v));
-    assert_int_equal(v, 0x7);
+    VALUE_IS(p, 0x7DD, 0x7);
     cap_profile_free(p);
     /* the old "BF16_LITE cannot be supported" refusal is gone */
     static const char *ok[] = {
@@ -216,8 +224,7 @@ static void test_bf16_lite_support(void **state)
     }
     p = cap_profile_parse(ok[2], strlen(ok[2]), "ok.yaml", err, sizeof err);
     assert_non_null(p);
-    assert_true(cap_profile_value(p, 0x7DC, &v));
-    assert_int_equal(v, 0x00027F3F); /* ALT_SUP 0x02 << 16, the rest as the default */
+    VALUE_IS(p, 0x7DC, 0x00027F3F); /* ALT_SUP 0x02 << 16, the rest as the default */
     cap_profile_free(p);
 }
 
@@ -342,20 +349,15 @@ static void test_runtime_values(void **state)
                              (unsigned long long)v, (unsigned long long)rt_want[i].v[idx]);
             }
             /* the reset value is the one of index CUR */
-            assert_true(cap_profile_value(p, rt_want[i].addr, &v));
-            assert_int_equal(v, rt_want[i].v[cur]);
+            VALUE_IS(p, rt_want[i].addr, rt_want[i].v[cur]);
         }
         /* non-advisory discovery CSRs are the same under every index */
         for (unsigned idx = 0; idx < 3; idx++) {
-            assert_true(cap_profile_value_at(p, idx, FLAGS, &v));
-            assert_int_equal(v, 0x3); /* RUNTIME_MUTABLE bit 0 | HAS_PROFILES bit 1 */
-            assert_true(cap_profile_value_at(p, idx, SUP, &v));
-            assert_int_equal(v, 0x7);
-            assert_true(cap_profile_value_at(p, idx, 0x7DC, &v));
-            assert_int_equal(v, 0x003E7F3F);
+            VALUE_AT_IS(p, idx, FLAGS, 0x3); /* RUNTIME_MUTABLE bit 0 | HAS_PROFILES bit 1 */
+            VALUE_AT_IS(p, idx, SUP, 0x7);
+            VALUE_AT_IS(p, idx, 0x7DC, 0x003E7F3F);
         }
-        assert_true(cap_profile_value(p, CUR, &v));
-        assert_int_equal(v, cur);
+        VALUE_IS(p, CUR, cur);
         /* a non-discovery CSR, or no profile: false */
         assert_false(cap_profile_value_at(p, 1, 0x7D0, &v));
         assert_false(cap_profile_value_at(p, 1, 0x7D2, &v));
@@ -384,7 +386,6 @@ static void test_runtime_values(void **state)
 static void test_runtime_accepted(void **state)
 {
     (void)state;
-    uint64_t v;
     /* SUP = 0b1011 (indices 0, 1, 3); variants for 1 and 3 only; index 0 = base */
     cap_profile *p = parse_ok("xphmg-profile: 1\nname: a\n"
                               "runtime-profiles:\n"
@@ -397,36 +398,23 @@ static void test_runtime_accepted(void **state)
                               "  cap_prof_sup: 0xB\n  cap_prof_cur: 3\n"
                               "  cap_feat1: 0x6\n");
     /* index 0: base (FEAT0 0x118, FEAT1 0x6 from csrs, TIER.SAMP/RT 0, BVHGR 0) */
-    assert_true(cap_profile_value_at(p, 0, FEAT0, &v));
-    assert_int_equal(v, 0x118);
-    assert_true(cap_profile_value_at(p, 0, FEAT1, &v));
-    assert_int_equal(v, 0x6);
-    assert_true(cap_profile_value_at(p, 0, TSAMP, &v));
-    assert_int_equal(v, 0);
+    VALUE_AT_IS(p, 0, FEAT0, 0x118);
+    VALUE_AT_IS(p, 0, FEAT1, 0x6);
+    VALUE_AT_IS(p, 0, TSAMP, 0);
     /* index 1: FEAT0 0x118 with BINDLESS (bit 0) = 0x119; FEAT1 the base 0x6 */
-    assert_true(cap_profile_value_at(p, 1, FEAT0, &v));
-    assert_int_equal(v, 0x119);
-    assert_true(cap_profile_value_at(p, 1, FEAT1, &v));
-    assert_int_equal(v, 0x6);
+    VALUE_AT_IS(p, 1, FEAT0, 0x119);
+    VALUE_AT_IS(p, 1, FEAT1, 0x6);
     /* index 3 */
-    assert_true(cap_profile_value_at(p, 3, FEAT0, &v));
-    assert_int_equal(v, 0x118);
-    assert_true(cap_profile_value_at(p, 3, FEAT1, &v));
-    assert_int_equal(v, 0x1);
-    assert_true(cap_profile_value_at(p, 3, TSAMP, &v));
-    assert_int_equal(v, 2);
-    assert_true(cap_profile_value_at(p, 3, TRT, &v));
-    assert_int_equal(v, 3);
-    assert_true(cap_profile_value_at(p, 3, HBVH, &v));
-    assert_int_equal(v, 2);
+    VALUE_AT_IS(p, 3, FEAT0, 0x118);
+    VALUE_AT_IS(p, 3, FEAT1, 0x1);
+    VALUE_AT_IS(p, 3, TSAMP, 2);
+    VALUE_AT_IS(p, 3, TRT, 3);
+    VALUE_AT_IS(p, 3, HBVH, 2);
     /* TIER.LDS: the base 0x0010007C with T0_KIB (31:16) = 8: 0x0008007C */
-    assert_true(cap_profile_value_at(p, 3, TLDS, &v));
-    assert_int_equal(v, 0x0008007C);
+    VALUE_AT_IS(p, 3, TLDS, 0x0008007C);
     /* reset = index 3 */
-    assert_true(cap_profile_value(p, FEAT1, &v));
-    assert_int_equal(v, 0x1);
-    assert_true(cap_profile_value(p, TLDS, &v));
-    assert_int_equal(v, 0x0008007C);
+    VALUE_IS(p, FEAT1, 0x1);
+    VALUE_IS(p, TLDS, 0x0008007C);
     cap_profile_free(p);
     /* a variant's field form overlays the `csrs` value field by field (errata P-177 "its
      * values overlay the file's csrs"): base FEAT0 0x10, variant 1 {BINDLESS: 1} gives
@@ -435,18 +423,14 @@ static void test_runtime_accepted(void **state)
                  "  cap_flags: {RUNTIME_MUTABLE: 1, HAS_PROFILES: 1}\n  cap_prof_sup: 0x3\n"
                  "  cap_feat0: 0x10\n  cap_hint_align: 0x1\n"
                  "runtime-profiles:\n  1: {cap_feat0: {BINDLESS: 1}, cap_hint_align: {A32: 1}}\n");
-    assert_true(cap_profile_value_at(p, 1, FEAT0, &v));
-    assert_int_equal(v, 0x11);
-    assert_true(cap_profile_value_at(p, 1, HALIGN, &v));
-    assert_int_equal(v, 0x3); /* A16 (bit 0) from csrs, A32 (bit 1) from the variant */
-    assert_true(cap_profile_value_at(p, 0, FEAT0, &v));
-    assert_int_equal(v, 0x10);
+    VALUE_AT_IS(p, 1, FEAT0, 0x11);
+    VALUE_AT_IS(p, 1, HALIGN, 0x3); /* A16 (bit 0) from csrs, A32 (bit 1) from the variant */
+    VALUE_AT_IS(p, 0, FEAT0, 0x10);
     cap_profile_free(p);
     /* HAS_PROFILES without RUNTIME_MUTABLE: empty variants are fine */
     p = parse_ok("xphmg-profile: 1\nname: b\ncsrs:\n  cap_flags: {HAS_PROFILES: 1}\n"
                  "  cap_prof_sup: 0x3\nruntime-profiles:\n  1: {}\n");
-    assert_true(cap_profile_value_at(p, 1, FEAT0, &v));
-    assert_int_equal(v, 0x118);
+    VALUE_AT_IS(p, 1, FEAT0, 0x118);
     cap_profile_free(p);
     /* an empty runtime-profiles mapping */
     p = parse_ok("xphmg-profile: 1\nname: c\ncsrs:\n  cap_flags: {HAS_PROFILES: 1}\n"
@@ -456,10 +440,8 @@ static void test_runtime_accepted(void **state)
     p = parse_ok("xphmg-profile: 1\nname: d\ncsrs:\n"
                  "  cap_flags: {RUNTIME_MUTABLE: 1, HAS_PROFILES: 1}\n"
                  "  cap_prof_sup: 0x80000001\nruntime-profiles:\n  31: {cap_tier_wave: 2}\n");
-    assert_true(cap_profile_value_at(p, 31, TWAVE, &v));
-    assert_int_equal(v, 2);
-    assert_true(cap_profile_value_at(p, 0, TWAVE, &v));
-    assert_int_equal(v, 0);
+    VALUE_AT_IS(p, 31, TWAVE, 2);
+    VALUE_AT_IS(p, 0, TWAVE, 0);
     cap_profile_free(p);
 }
 
@@ -576,12 +558,9 @@ static void test_runtime_yaml(void **state)
                 fail_msg("CSR 0x%x under index %u: 0x%llx, want 0x%llx", rt_want[i].addr, idx,
                          (unsigned long long)v, (unsigned long long)rt_want[i].v[idx]);
         }
-    assert_true(cap_profile_value(p, FLAGS, &v));
-    assert_int_equal(v, 0x3); /* RUNTIME_MUTABLE (0) | HAS_PROFILES (1) */
-    assert_true(cap_profile_value(p, SUP, &v));
-    assert_int_equal(v, 0x7);
-    assert_true(cap_profile_value(p, CUR, &v));
-    assert_int_equal(v, 0);
+    VALUE_IS(p, FLAGS, 0x3); /* RUNTIME_MUTABLE (0) | HAS_PROFILES (1) */
+    VALUE_IS(p, SUP, 0x7);
+    VALUE_IS(p, CUR, 0);
     /* everything else is the default profile: compare every discovery CSR with
      * default.yaml except FLAGS and PROF.SUP */
     cap_profile *d = load("default.yaml", err, sizeof err);

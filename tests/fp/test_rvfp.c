@@ -323,6 +323,10 @@ static const vec vecs[] = {
      * fma(a, a, -0x3f800002) = 2^-46 exactly (0x28800000), where mul+add gives 0. */
     {"fmadd.s", RNE, 0x3f800001, 0x3f800001, 0xbf800002, 0x28800000, 0},
     {"fmadd.s", RMM, 0x3f800001, 0x3f800001, 0xbf800002, 0x28800000, 0},
+    /* (18631 * 2^-75) * (1801 * 2^-76) + 0 = (2^25 - 1) * 2^-151 = (2^24 - 1/2) * 2^-150: at 24
+     * bits a tie between an odd significand and 2^-126, which RNE takes: not tiny after
+     * rounding, so NX without UF, the result the smallest normal */
+    {"fmadd.s", RNE, 0x21118e00, 0x1ee12000, 0, 0x00800000, NX},
     {"fmsub.s", RNE, 0x3f800001, 0x3f800001, 0x3f800002, 0x28800000, 0},
     {"fnmsub.s", RNE, 0x3f800001, 0x3f800001, 0x3f800002, 0xa8800000, 0},
     {"fnmadd.s", RNE, 0x3f800001, 0x3f800001, 0xbf800002, 0xa8800000, 0},
@@ -435,6 +439,8 @@ static const vec vecs[] = {
     {"fcvt.lu.d", RNE, 0x0000000000000001, 0, 0, 0, NX},
     /* int -> float */
     {"fcvt.s.w", RNE, 16777217, 0, 0, 0x4b800000, NX}, /* 2^24+1: tie -> even */
+    /* 2^24+3: a tie between 2^24+2 (odd significand, 0x4b800001) and 2^24+4: RNE goes up */
+    {"fcvt.s.w", RNE, 16777219, 0, 0, 0x4b800002, NX},
     {"fcvt.s.w", RUP, 16777217, 0, 0, 0x4b800001, NX},
     {"fcvt.s.w", RMM, 16777217, 0, 0, 0x4b800001, NX},
     {"fcvt.s.w", RMM, (uint64_t)-16777217, 0, 0, 0xcb800001, NX},
