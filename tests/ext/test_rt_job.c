@@ -2339,20 +2339,28 @@ static void test_stack_depth(void **st)
  * visit 1 + (1 + 2 + ... + 2^15) = 65536 entries and complete with a miss; a second root
  * child, an empty leaf farther along the ray (pushed, so popped last), is visit 65537 and
  * faults with RT_JOB_STACK at its TriRange: visited, or (when the chain's leaves hold
- * triangle B, hit at t 3, before it) culled at its pop, which counts as a visit too. For a
- * ray along +z (the general expansion of the traversal) and a slanted one (the fast
- * expansion), loads and map.
+ * triangle B, hit at t 3, before it) culled at its pop, which counts as a visit too. Case
+ * 3: the root's first two children both start at the chain's second node (2 x 32767
+ * entries), so that the culled far leaf is visit 65536 exactly, within the limit: the ray
+ * completes with its hit. For a ray along +z (the general expansion of the traversal) and
+ * a slanted one (the fast expansion), loads and map.
  * REQ: RT-117 RT-035 */
 static void test_visit_limit(void **st)
 {
     (void)st;
     const uint64_t empty = CHAIN + 64 * 256, last_leaf = empty + 16;
-    for (unsigned extra = 0; extra < 3; extra++)
+    const uint32_t far_leaf = (uint32_t)((last_leaf - BVH) / 16);
+    for (unsigned extra = 0; extra < 4; extra++)
         for (unsigned slanted = 0; slanted < 2; slanted++) {
             setup(8);
-            child root[2] = {{{0, 0, 0}, {4, 4, 100}, (CHAIN - BVH) / 16, 1},
-                             {{0, 0, 5}, {4, 4, 5}, (uint32_t)((last_leaf - BVH) / 16), 2}};
-            node4(BVH, root, extra ? 2 : 1);
+            child root[3] = {{{0, 0, 0}, {4, 4, 100}, (CHAIN - BVH) / 16, 1},
+                             {{0, 0, 5}, {4, 4, 5}, far_leaf, 2}};
+            if (extra == 3) {
+                root[0].index = (CHAIN + 64 - BVH) / 16;
+                root[2] = root[1];
+                root[1] = root[0];
+            }
+            node4(BVH, root, extra == 3 ? 3 : extra ? 2 : 1);
             for (unsigned i = 0; i < 15; i++) {
                 bool last = i == 14;
                 uint32_t next = (uint32_t)(((last ? empty : CHAIN + 64 * (i + 1))) - BVH) / 16;
@@ -2360,7 +2368,7 @@ static void test_visit_limit(void **st)
                               {{0, 0, 0}, {4, 4, 100}, next, last ? 2u : 1u}};
                 node4(CHAIN + 64 * i, c, 2);
             }
-            trirange(empty, 1, extra == 2, TRIS);
+            trirange(empty, 1, extra >= 2, TRIS);
             trirange(last_leaf, 0, 0, TRIS);
             const float o[3] = {1, 2, 0}, d[3] = {slanted ? 0.01f : 0, slanted ? 0.01f : 0, 1};
             ray32_dir(0, o, d);
@@ -2369,11 +2377,15 @@ static void test_visit_limit(void **st)
             for (unsigned mapped = 0; mapped < 2; mapped++) {
                 w(QRAY, 4, 0);
                 w(QRAY + 4, 4, 1);
+                w(QHIT + 4, 4, 0);
                 w(QMISS + 4, 4, 0);
                 rt_job_result res = run_job(&jd, CAP_T_FP32, mapped ? &MEM_MAPPED : &MEM);
                 if (!extra) {
                     assert_int_equal(res.status, RT_JOB_OK);
                     assert_int_equal(res.misses, 1);
+                } else if (extra == 3) {
+                    assert_int_equal(res.status, RT_JOB_OK);
+                    assert_int_equal(res.hits, 1);
                 } else {
                     assert_int_equal(res.status, RT_JOB_STACK);
                     assert_int_equal(res.fault_addr, last_leaf);
